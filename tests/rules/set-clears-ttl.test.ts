@@ -126,6 +126,13 @@ describe('a plain SET of a key its function gives a TTL on another path', () => 
     }
     expect(lintKeyRules(direct(first, 'await redis.incr(key);'))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'staleExists', 12, 15]]);
   });
+  it('near miss: the expiring write chosen by the caller\'s arguments only (if (ttl) ... return), not by a reply: the plain message', () => {
+    const code = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function put(key: string, v: string, ttl?: number) {\n  if (ttl) {\n    await redis.set(key, v, 'EX', ttl);\n    return;\n  }\n  await redis.set(key, v);\n}\n";
+    // (recommended leaves such an optional-TTL wrapper to its callers: allowOptionalTtl off to see the write)
+    expect(lintKeyRules(code, { allowOptionalTtl: false })).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 8, 15]]);
+    // the same shape chosen by a GET's reply keeps setClearsTtl
+    expect(lintKeyRules(code.replace('  if (ttl) {', '  const current = await redis.get(key);\n  if (!current) {'))).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setClearsTtl', 9, 15]]);
+  });
   it('near miss: another key given the TTL, or no TTL anywhere in the function: the plain message', () => {
     expect(lintKeyRules(direct("await redis.set(`window:${id}`, '1', 'EX', windowSeconds);"))).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 12, 15]]);
     expect(lintKeyRules(direct("await redis.set(key, '1');"))).toEqual([

@@ -94,7 +94,19 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (its expiry in a later round
     // near-misses: the plain finding (another branch, another key, before the write, another function)
     { code: otherBranch, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 25, suggestions: ioSet(otherBranch) }] },
     { code: otherKey, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 15, suggestions: ioSet(otherKey) }] },
-    { code: before, errors: [{ messageId: 'setWithoutTtl', line: 5, column: 15, suggestions: ioSet(before) }] },
+    // the EXPIRE before the SET on its path: the SET discards the TTL it gave (setClearsTtl), and
+    // the last suggestion keeps that TTL with KEEPTTL XX
+    {
+      code: before,
+      errors: [
+        {
+          messageId: 'setClearsTtl',
+          line: 5,
+          column: 15,
+          suggestions: [ioSet(before)[0]!, { messageId: 'addKeepTtlXx', output: before.replace('redis.set(k, v)', "redis.set(k, v, 'KEEPTTL', 'XX')") }],
+        },
+      ],
+    },
     { code: otherFunction, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 15, suggestions: ioSet(otherFunction) }] },
   ],
 });
