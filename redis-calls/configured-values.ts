@@ -97,22 +97,16 @@ function configuredValues(context: AnyContext): Map<string, Set<string> | null> 
   const now = Date.now();
   const cached = configured.get(pkg.root);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.values;
-  const found = new Map<string, Set<string> | null>();
-  const files = configFiles(pkg.root);
-  let values: Map<string, Set<string> | null> | undefined = files ? found : undefined;
-  for (const path of files ?? []) {
-    const module = loadModule(context, specifierOf(file, path));
-    if (!module) {
-      values = undefined;
-      break;
-    }
-    walkParsed(module.program, (node) => {
+  const modules = configurationPrograms(context);
+  const values = modules ? new Map<string, Set<string> | null>() : undefined;
+  for (const program of modules ?? []) {
+    walkParsed(program, (node) => {
       if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression) {
         const name = propertyName(node.left.property, node.left.computed);
-        if (name !== undefined) record(found, name, node.right);
+        if (name !== undefined) record(values!, name, node.right);
       } else if (node.type === AST_NODE_TYPES.Property && node.parent?.type === AST_NODE_TYPES.ObjectExpression) {
         const name = propertyName(node.key, node.computed);
-        if (name !== undefined) record(found, name, node.value);
+        if (name !== undefined) record(values!, name, node.value);
       }
     });
   }
