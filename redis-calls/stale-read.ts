@@ -64,9 +64,13 @@ function branchTests(expiry: TSESTree.Node, write: TSESTree.Node): TSESTree.Node
   return tests;
 }
 
+/** The declarator ids whose names take their values from the initializer: a name, an array or an object pattern. */
+const DECLARED_NAMES: ReadonlySet<string> = new Set([AST_NODE_TYPES.Identifier, AST_NODE_TYPES.ArrayPattern, AST_NODE_TYPES.ObjectPattern]);
+
 /**
  * A Redis read `isRead` accepts whose reply an expression uses: a call in it, or a variable it
- * reads whose initializer holds one (through a few derived `const`s).
+ * reads whose initializer holds one (through a few derived `const`s; a name destructured from the
+ * initializer counts, as the reply may be any element of it).
  */
 function replyRead(context: AnyContext, root: TSESTree.Node, isRead: (call: RedisCall) => boolean, depth: number): RedisCall | undefined {
   if (depth > 3) return undefined;
@@ -75,7 +79,9 @@ function replyRead(context: AnyContext, root: TSESTree.Node, isRead: (call: Redi
     if (node.type === AST_NODE_TYPES.CallExpression) found = redisCallsOf(context, node).find(isRead);
     if (node.type === AST_NODE_TYPES.Identifier) {
       const def = findVariable(context, node)?.defs[0];
-      if (def?.type === 'Variable' && def.node.init && def.node.id.type === AST_NODE_TYPES.Identifier) found = replyRead(context, def.node.init, isRead, depth + 1);
+      // a name the declaration binds, whole or destructured (`const [err, current] = await
+      // redis.get(key).then((v) => [null, v], (e) => [e, null])`): its initializer holds the read
+      if (def?.type === 'Variable' && def.node.init && DECLARED_NAMES.has(def.node.id.type)) found = replyRead(context, def.node.init, isRead, depth + 1);
     }
     if (found) return 'stop';
     // a callback's reads are not the reply the expression uses (the root itself too: `const f = () => ...`)

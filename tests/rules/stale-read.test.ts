@@ -32,6 +32,21 @@ const stale = [
     read: 'GET',
     readLine: 3,
   },
+  // a reply destructured from the read's promise, mapped to an [error, value] pair (round 38: an
+  // ioredis rate limiter's `const [err, current] = await redis.get(key).then(...)`)
+  {
+    code: ioredis(fn("  const [err, current] = await redis.get(key).then((v) => [null, v], (e) => [e, null]);\n  if (err) throw err;\n  const p = redis.pipeline();\n  p.incr(key);\n  if (!current) p.expire(key, 60);\n  await p.exec();")),
+    line: 7,
+    read: 'GET',
+    readLine: 4,
+  },
+  // an object pattern over a derived object
+  {
+    code: nodeRedis(fn("  const { value } = { value: await client.get(key) };\n  const m = client.multi();\n  m.incr(key);\n  if (value === null) m.expire(key, 60);\n  await m.exec();")),
+    line: 6,
+    read: 'GET',
+    readLine: 4,
+  },
 ];
 
 // a chained MULTI whose expiry a TTL read of the key decides (`TTL < 0`): a key that expired
@@ -86,6 +101,11 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
 describe('an EXPIRE decided by a reply of another key', () => {
   it('is no staleGuard, and no expiry of the INCR either: noExpiry', () => {
     const messages = lintSnippet(pausedExpiry, { 'redis-ttl/incr-needs-expire-on-create': 'error' });
+    expect(messages.map((m) => [m.ruleId, m.messageId, m.line, m.column])).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 6, 5]]);
+  });
+  it("is no staleGuard when the other key's reply is destructured either", () => {
+    const code = ioredis(fn('  const [paused] = await redis.mget("limits:paused");\n  const p = redis.pipeline();\n  p.incr(key);\n  if (!paused) p.expire(key, 60);\n  await p.exec();'));
+    const messages = lintSnippet(code, { 'redis-ttl/incr-needs-expire-on-create': 'error' });
     expect(messages.map((m) => [m.ruleId, m.messageId, m.line, m.column])).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 6, 5]]);
   });
 });
