@@ -17,6 +17,7 @@ import { bindingValues, returnedValues, soleAssignedValue } from './traced-value
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { classOfThis } from './bounded.js';
+import { freshDeadlineSpan } from './fresh-deadlines.js';
 import { exportedValue, importedBinding, locateExport, moduleContext, topLevelConst } from './modules.js';
 import { constInitializer, defaultImportOf, enclosingFunction, findVariable, foldNumber, isProcessEnv, msDuration, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 import { staticMember } from './class-statics.js';
@@ -540,6 +541,14 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         collectNames(bare, names);
         // the expiry of a token a verify call just accepted (`jwt.verify`, `verifyIdToken`): later than now
         if (verifiedExpiry(context, bare.left)) return undefined;
+        // a deadline set to the clock plus a span in this function (`expires = new Date(now + C)`,
+        // then `expires.getTime() - Date.now()`): that span, judged as it is (redis-calls/fresh-deadlines.ts)
+        const span = freshDeadlineSpan(context, bare);
+        if (span) {
+          const value = constantOf(span);
+          if (value !== undefined) return value > 0 ? undefined : 'remaining';
+          return riskOf(context, span, strict, names, depth + 1);
+        }
         if (left?.kind === 'absolute' && right?.kind === 'absolute') return 'remaining';
         // anything minus the clock (`exp - now`, `exp - Math.floor(Date.now() / 1000)`) is a time left
         if (right?.kind === 'absolute' || isClockCall(unwrap(bare.right)) || isClockCall(unwrap(bare.left))) return 'remaining';
