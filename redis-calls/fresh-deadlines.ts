@@ -36,7 +36,7 @@ const MAX_DEPTH = 8;
  * @returns the node of C as written in the deadline's computation
  */
 export function freshDeadlineSpan(context: AnyContext, difference: TSESTree.BinaryExpression): TSESTree.Node | undefined {
-  if (difference.operator !== '-' || difference.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+  if (difference.operator !== '-') return undefined;
   if (!clockReading(context, difference.right, 0)) return undefined;
   return spanOfDeadline(context, difference.left, enclosingFunction(difference), 0);
 }
@@ -70,7 +70,7 @@ function spanOfDeadline(context: AnyContext, node: TSESTree.Node, fn: TSESTree.N
     case AST_NODE_TYPES.UnaryExpression:
       return bare.operator === '+' ? next(bare.argument) : undefined;
     case AST_NODE_TYPES.BinaryExpression:
-      if (bare.operator !== '+' || bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+      if (bare.operator !== '+') return undefined;
       if (clockReading(context, bare.left, depth + 1)) return bare.right;
       if (clockReading(context, bare.right, depth + 1)) return bare.left;
       return undefined;

@@ -344,7 +344,7 @@ function spanGuess(source: SpanSource): Guess {
  */
 function clockDifference(node: TSESTree.Node, guess: (n: TSESTree.Node, depth: number) => Guess | undefined, depth: number): boolean {
   const bare = unwrap(node);
-  if (bare.type !== AST_NODE_TYPES.BinaryExpression || bare.operator !== '-' || bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return false;
+  if (bare.type !== AST_NODE_TYPES.BinaryExpression || bare.operator !== '-') return false;
   return [bare.left, bare.right].some((side) => {
     const found = guess(side, depth);
     return found?.clock === true && found.kind === 'absolute' && found.unit === 'milliseconds' && !found.unitOnly;
