@@ -12,6 +12,7 @@ import { type ReceiverKind, UNKNOWN, clientVerdict } from './client-facts.js';
 import { memberKeyName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { aliasedMember, globalClientLibrary, memberClientLibrary } from './global-clients.js';
+import { applicationMemberClient, isEggService } from './application-members.js';
 import type { ImportedModule } from './modules.js';
 import { ownerName } from './member-owner.js';
 import { findVariable, isCallOnItself, unwrap } from './static.js';
@@ -27,6 +28,8 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
     name = bare.property.name; // this.#redis is judged by its name like this.redis
   }
   if (!name) return UNKNOWN;
+  // `ctx.service.redis` of an Egg.js application: its own service class, whatever its name
+  if (isEggService(detector.contextOf, bare)) return UNKNOWN;
   // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
   // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
   const batch = bare.type === AST_NODE_TYPES.Identifier ? storedBatch(detector, bare) : undefined;
@@ -34,7 +37,12 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
   // `const r = req.redisClient`, `const { redisClient } = req`: the member it holds, by that member's name
   const alias = bare.type === AST_NODE_TYPES.Identifier && !verdict.redis ? aliasedMember(detector.contextOf, bare) : undefined;
   if (alias) verdict = verdictByName(detector, alias.name, `the member it holds (\`.${alias.name}\`)`, batch, alias.owner);
-  if (!verdict.redis || verdict.flavor !== 'unknown') return verdict;
+  if (!verdict.redis) return verdict;
+  // `this.app.redis` of an application that depends on egg-redis: the plugin's (ioredis) client,
+  // whatever the file imports or other code calls on members of that name
+  const plugin = applicationMemberClient(detector.contextOf, bare);
+  if (plugin) return { ...verdict, flavor: plugin.flavor, why: `${verdict.why}, ${plugin.why}` };
+  if (verdict.flavor !== 'unknown') return verdict;
   // a global the file never imports (the host's `redis`, `globalThis.redis`), or a member other
   // code stores a client in (`req.redisClient`): its package tells its library
   const judge = (module: ImportedModule | undefined, value: TSESTree.Node): ReceiverKind => (module ? detector.detectorOf(module) : detector).classify(value);

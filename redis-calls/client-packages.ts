@@ -193,6 +193,35 @@ const REGISTRIES: readonly ClientRegistryPackage[] = [
 export const EGG_REDIS = { member: 'redis', config: 'redis', clients: 'clients', method: 'get', client: 'ioredis' } as const;
 
 /**
+ * A framework plugin that hands out one client package's client as a member of the application
+ * object, with no import of the client in the application's code: a package that declares
+ * `dependency` in its `package.json` gets that package's client (`client`) in `<owner>.<member>`.
+ * Which client family a call follows is this table's fact, not the receiver's name nor the call
+ * syntax other code happens to use.
+ */
+export interface ApplicationMemberClient {
+  /** The plugin's package names (and the names it was published under), as `package.json` lists them. */
+  dependencies: readonly string[];
+  /** The objects the plugin sets the member on, by the names applications give them (`app`, `this.app`, `ctx.app`). */
+  owners: readonly string[];
+  member: string;
+  /** The client package whose client the member is. */
+  client: string;
+}
+
+export const APPLICATION_MEMBER_CLIENTS: readonly ApplicationMemberClient[] = [
+  {
+    // egg-redis 2.x (`app.addSingleton('redis', ...)` making `new (config.Redis || require('ioredis'))(...)`;
+    // depends on ioredis 4) and 3.x, published for Egg 4 as @eggjs/redis (ioredis 5):
+    // https://github.com/eggjs/redis, lib/redis.js
+    dependencies: ['egg-redis', '@eggjs/redis'],
+    owners: ['app', 'agent'],
+    member: EGG_REDIS.member,
+    client: EGG_REDIS.client,
+  },
+];
+
+/**
  * The client package whose client `method` of the registry export `name` of the package `source`
  * returns ({@link ClientRegistryPackage}), with the registry package's name; `undefined` when
  * that export is no registry or the method hands out no client.

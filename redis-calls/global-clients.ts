@@ -45,6 +45,7 @@ import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import { originOf } from './client-syntax.js';
 import { commonJsDefault, loadModule, moduleContext, readModule, specifierOf, type ImportedModule } from './modules.js';
 import { commandOfMethod } from './command-methods.js';
+import { isEggService } from './application-members.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
@@ -325,7 +326,8 @@ const STORING = new Set(['=', '??=', '||=']);
 function evidenceIn(context: AnyContext, store: Store, where: string, module: ImportedModule | undefined, judge: ValueJudge): ReadonlyMap<ClientFlavor, string> {
   const found = new Map<ClientFlavor, string>();
   const name = store.name;
-  const names = (node: TSESTree.Node): boolean => (store.kind === 'global' ? globalName(context, node) : memberName(context, node)) === name;
+  // `ctx.service.redis` of an Egg.js application is its own service, not a store of a client
+  const names = (node: TSESTree.Node): boolean => (store.kind === 'global' ? globalName(context, node) : memberName(context, node)) === name && !(store.kind === 'member' && isEggService(context, node));
   const stored = (value: TSESTree.Node, written: string): void => {
     const verdict = storedValue(context, module, value, judge);
     if (verdict.redis && !verdict.byName && verdict.flavor !== 'unknown') note(found, verdict.flavor, `\`${written}\` in ${where}`);

@@ -17,6 +17,7 @@ import { bindingValues, returnedValues, soleAssignedValue } from './traced-value
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { classOfThis } from './bounded.js';
+import { freshDeadlineSpan } from './fresh-deadlines.js';
 import { exportedValue, importedBinding, locateExport, moduleContext, topLevelConst } from './modules.js';
 import { constInitializer, defaultImportOf, enclosingFunction, findVariable, foldNumber, isProcessEnv, msDuration, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 import { staticMember } from './class-statics.js';
@@ -51,10 +52,12 @@ function isClockCall(node: TSESTree.Node): boolean {
  * A guess for a value read from the wall clock (`Date.now()`, `getTime()`, `now`, `nowSec()`),
  * or computed from one by the arithmetic {@link guessUnit} follows (`Date.now() + ttl`,
  * `Math.floor(Date.now() / 1000) + d`): a point in time whatever the name it is stored under.
- * `shown`: the unit is milliseconds by the value's own shape, not by a name (a product by a
- * literal 1000 or by a named second in milliseconds, `ms('10m')`, `Time.Day`, a difference of
- * clock readings): stronger than a name that says seconds (`const expirationSeconds = 10 * 60 *
- * 1000`).
+ * `shown`: the unit is shown by the value's own shape, not by a name: milliseconds by a product by
+ * a literal 1000 or by a named second in milliseconds, `ms('10m')`, `Time.Day`, a difference of
+ * clock readings; seconds by a division by a literal 1000 (or a named second in milliseconds) of a
+ * value in milliseconds (`(resetTime - Date.now()) / 1000`), or a source of seconds
+ * (`duration.asSeconds()`). Stronger than a name that says the other unit (`const
+ * expirationSeconds = 10 * 60 * 1000`, `const ttlMs = Math.ceil((resetTime - now) / 1000)`).
  */
 type Guess = UnitGuess & { clock?: true; shown?: true };
 
@@ -228,7 +231,18 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
         case '/':
           if (rightValue === 1000) {
             if (left?.unit === 'seconds') return undefined;
-            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`, ...(left ? {} : { unitOnly: true as const }), ...(left?.clock ? { clock: true as const } : {}) };
+            // milliseconds the value itself shows, divided by a 1000 written out: seconds by its shape
+            // (a difference with a clock reading in milliseconds counts: `(resetTime - Date.now()) / 1000`)
+            const milliseconds = (left?.unit === 'milliseconds' && !left.unitOnly) || clockDifference(bare.left, guessUnit_, depth + 1);
+            const shown = milliseconds && (literalThousand(bare.right) || namesOneSecondInMs(bare.right));
+            return {
+              kind: left?.kind ?? 'duration',
+              unit: 'seconds',
+              why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`,
+              ...(left ? {} : { unitOnly: true as const }),
+              ...(left?.clock ? { clock: true as const } : {}),
+              ...(shown ? { shown: true as const } : {}),
+            };
           }
           // `Time.Day / Time.Minute`: a span by a span of the same unit is a count, no unit
           if (left?.kind === 'duration' && right?.kind === 'duration' && left.unit && left.unit === right.unit) return undefined;
@@ -275,6 +289,11 @@ function computedOverName(
   if (named.kind === 'duration' && named.unit === 'seconds' && computed?.unit === 'milliseconds' && computed.shown && computed.kind === 'duration') {
     return { kind: 'duration', unit: 'milliseconds', shown: true, why: `it is \`${shortText(resolved.node)}\`, milliseconds by its value, whatever its name says` };
   }
+  // seconds held in a name that says milliseconds (`const ttlMs = Math.ceil((resetTime - now) /
+  // 1000)`): the division by 1000 of milliseconds is what Redis receives
+  if (named.kind === 'duration' && named.unit === 'milliseconds' && computed?.unit === 'seconds' && computed.shown && computed.kind === 'duration') {
+    return { kind: 'duration', unit: 'seconds', shown: true, why: `it is \`${shortText(resolved.node)}\`, seconds by its value, whatever its name says` };
+  }
   return undefined;
 }
 
@@ -314,7 +333,22 @@ function valueGuess(context: AnyContext, node: TSESTree.Node, depth: number, sco
 
 /** A duration whose source tells its unit (`Time.Day` of @sapphire/time-utilities, `ms('1d')`): `redis-calls/time-constants.ts`. */
 function spanGuess(source: SpanSource): Guess {
-  return { kind: 'duration', unit: source.unit, why: source.why, ...(source.unitOnly ? { unitOnly: true as const } : {}), ...(source.unit === 'milliseconds' ? { shown: true as const } : {}) };
+  return { kind: 'duration', unit: source.unit, why: source.why, ...(source.unitOnly ? { unitOnly: true as const } : {}), ...(source.unit === 'milliseconds' || !source.unitOnly ? { shown: true as const } : {}) };
+}
+
+/**
+ * Whether `node` is a difference one of whose sides is a clock reading in milliseconds
+ * (`resetTime - now` with `const now = Date.now()`, `Date.now() - startedAt`): milliseconds
+ * whatever the other side is called, since only a value in milliseconds is subtracted from or
+ * to `Date.now()`. `guess` is {@link guessUnit} in the caller's scope.
+ */
+function clockDifference(node: TSESTree.Node, guess: (n: TSESTree.Node, depth: number) => Guess | undefined, depth: number): boolean {
+  const bare = unwrap(node);
+  if (bare.type !== AST_NODE_TYPES.BinaryExpression || bare.operator !== '-') return false;
+  return [bare.left, bare.right].some((side) => {
+    const found = guess(side, depth);
+    return found?.clock === true && found.kind === 'absolute' && found.unit === 'milliseconds' && !found.unitOnly;
+  });
 }
 
 /** A number literal 1000 (`1000`, `1_000`, `1e3`): a conversion to milliseconds written out, not a constant that happens to be 1000. */
@@ -507,6 +541,14 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         collectNames(bare, names);
         // the expiry of a token a verify call just accepted (`jwt.verify`, `verifyIdToken`): later than now
         if (verifiedExpiry(context, bare.left)) return undefined;
+        // a deadline set to the clock plus a span in this function (`expires = new Date(now + C)`,
+        // then `expires.getTime() - Date.now()`): that span, judged as it is (redis-calls/fresh-deadlines.ts)
+        const span = freshDeadlineSpan(context, bare);
+        if (span) {
+          const value = constantOf(span);
+          if (value !== undefined) return value > 0 ? undefined : 'remaining';
+          return riskOf(context, span, strict, names, depth + 1);
+        }
         if (left?.kind === 'absolute' && right?.kind === 'absolute') return 'remaining';
         // anything minus the clock (`exp - now`, `exp - Math.floor(Date.now() / 1000)`) is a time left
         if (right?.kind === 'absolute' || isClockCall(unwrap(bare.right)) || isClockCall(unwrap(bare.left))) return 'remaining';

@@ -1,0 +1,151 @@
+/**
+ * Members of an application object that a framework fills in, read by what the framework puts
+ * there rather than by their names:
+ *
+ * ```js
+ * // an Egg.js application whose package.json depends on egg-redis
+ * const { redis } = this.app;                  // egg-redis' client: ioredis
+ * await redis.set(key, value, 'EX', seconds);  // EX is sent
+ * ctx.service.redis.set(key, value, 7200);     // app/service/redis.js: the application's service, no client
+ * ```
+ *
+ * - A framework plugin's client ({@link APPLICATION_MEMBER_CLIENTS} of `client-packages.ts`):
+ *   `<owner>.<member>` (`app.redis`, `this.app.redis`, `ctx.app.redis`, `this.ctx.app.redis`), or a
+ *   `const` holding it (`const { redis } = this.app`, `const redis = app.redis`), in a package whose
+ *   nearest `package.json` lists the plugin, is that plugin's client package's client: egg-redis
+ *   hands out ioredis, which sends `set(k, v, 'EX', n)` as written, whatever syntax the package's
+ *   other code uses on members named `redis`.
+ * - An Egg.js service: Egg loads every module of `app/service/` into `ctx.service` (also
+ *   `this.service` of a controller or service, `app.service` ...) under its file name in camelCase
+ *   (`app/service/user_info.js` is `ctx.service.userInfo`; https://www.eggjs.org/basics/service).
+ *   `<x>.service.<name>` in a package that depends on `egg` and has such a module is that
+ *   application class, not a Redis client, whatever its name; its methods are the code's own.
+ *
+ * Not read: a plugin client configured under another member name, a client stored on `app` by the
+ * application itself (`app.redis = createClient()`: client detection reads the assignment), and a
+ * service module in a directory other than `app/service/`.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { APPLICATION_MEMBER_CLIENTS, clientPackageOf, type ClientFlavor } from './client-packages.js';
+import { LISTING_TTL_MS, manifestOf, packageOf } from './project.js';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies'] as const;
+/** The framework package whose loader fills `ctx.service`. */
+const EGG = 'egg';
+/** Where Egg's loader reads services from, under the package root. */
+const EGG_SERVICE_DIR = join('app', 'service');
+
+/** The client a framework plugin hands out as the member `receiver` is, with why (for messages). */
+export interface ApplicationClient {
+  flavor: ClientFlavor;
+  why: string;
+}
+
+/**
+ * The client `receiver` is when it is a framework plugin's member of the application object (see
+ * the module comment): `app.redis`, `this.app.redis`, or an identifier bound by `const` to one.
+ * @returns `undefined` when `receiver` is no such member or the linted file's package does not
+ *   depend on the plugin.
+ */
+export function applicationMemberClient(context: AnyContext, receiver: TSESTree.Node): ApplicationClient | undefined {
+  const member = memberRead(context, receiver);
+  if (!member) return undefined;
+  const dependencies = dependenciesOf(context);
+  for (const entry of APPLICATION_MEMBER_CLIENTS) {
+    if (entry.member !== member.name || !entry.owners.includes(member.owner)) continue;
+    const plugin = entry.dependencies.find((name) => dependencies.has(name));
+    const client = plugin ? clientPackageOf(entry.client) : undefined;
+    if (plugin && client) return { flavor: client.flavor, why: `\`${member.owner}.${member.name}\` is ${plugin}'s ${client.name} client (the package depends on ${plugin})` };
+  }
+  return undefined;
+}
+
+/**
+ * Whether `receiver` is an Egg.js service of the application (`ctx.service.redis`, `this.service.cache`,
+ * or a `const` holding one; see the module comment): the package depends on `egg` and has
+ * `app/service/<file>` whose name in camelCase is the member's.
+ */
+export function isEggService(context: AnyContext, receiver: TSESTree.Node): boolean {
+  const member = memberRead(context, receiver);
+  if (member?.owner !== 'service' || !dependenciesOf(context).has(EGG)) return false;
+  const root = packageRoot(context);
+  return root !== undefined && serviceNames(root).has(member.name);
+}
+
+/** `name` of `<x>.<owner>.<name>` / `<owner>.<name>`, or of a `const` bound to one (`const { name } = <x>.<owner>`). */
+function memberRead(context: AnyContext, receiver: TSESTree.Node): { owner: string; name: string } | undefined {
+  const bare = unwrap(receiver);
+  if (bare.type === AST_NODE_TYPES.MemberExpression) {
+    const name = propertyName(bare.property, bare.computed);
+    const owner = lastName(bare.object);
+    return name !== undefined && owner !== undefined ? { owner, name } : undefined;
+  }
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, bare);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.parent.kind !== 'const' || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  if (def.node.id.type === AST_NODE_TYPES.Identifier) return init.type === AST_NODE_TYPES.MemberExpression ? memberRead(context, init) : undefined;
+  if (def.node.id.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const owner = lastName(init);
+  if (owner === undefined) return undefined;
+  for (const property of def.node.id.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    if (value !== def.name) continue;
+    const name = propertyName(property.key, property.computed);
+    return name === undefined ? undefined : { owner, name };
+  }
+  return undefined;
+}
+
+/** `app` of `app`, `this.app`, `ctx.app`, `this.ctx.app`: the last name of a plain path (not a call, not `this` alone). */
+function lastName(node: TSESTree.Node): string | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Identifier) return bare.name;
+  return bare.type === AST_NODE_TYPES.MemberExpression ? propertyName(bare.property, bare.computed) : undefined;
+}
+
+function packageRoot(context: AnyContext): string | undefined {
+  const file = context.physicalFilename ?? context.filename;
+  return file ? packageOf(file)?.root : undefined;
+}
+
+/** The names the nearest `package.json` of the linted file lists as dependencies of any kind. */
+function dependenciesOf(context: AnyContext): ReadonlySet<string> {
+  const root = packageRoot(context);
+  const manifest = root !== undefined ? manifestOf(root) : undefined;
+  const names = new Set<string>();
+  for (const field of DEPENDENCY_FIELDS) {
+    const deps = manifest?.[field];
+    if (deps && typeof deps === 'object') for (const name of Object.keys(deps)) names.add(name);
+  }
+  return names;
+}
+
+/** Per package root, its service names and when they were listed (re-listed after {@link LISTING_TTL_MS}). */
+const services = new Map<string, { at: number; names: ReadonlySet<string> }>();
+
+/** The members Egg's loader makes of `app/service/` of the package at `root`: file and directory names in camelCase. */
+function serviceNames(root: string): ReadonlySet<string> {
+  const now = Date.now();
+  const cached = services.get(root);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.names;
+  const names = new Set<string>();
+  try {
+    for (const entry of readdirSync(join(root, EGG_SERVICE_DIR), { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name.endsWith('.d.ts')) continue;
+      if (!entry.isDirectory() && !/\.[cm]?[jt]s$/.test(entry.name)) continue;
+      const base = entry.isDirectory() ? entry.name : entry.name.replace(/\.[cm]?[jt]s$/, '');
+      names.add(base.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()));
+    }
+  } catch {
+    // no app/service/: no services
+  }
+  if (services.size > 1000) services.clear();
+  services.set(root, { at: now, names });
+  return names;
+}

@@ -1,0 +1,134 @@
+/**
+ * A remaining time whose deadline was set just before, in the same function, from the clock:
+ *
+ * ```ts
+ * const now = Date.now();
+ * const expires = new Date(now + SESSION_MAX_AGE);     // the deadline: now + a span
+ * await redis.set(key, value, 'PX', expires.getTime() - Date.now());   // the span, not a time left
+ * ```
+ *
+ * `deadline - clock` is `(N + C) - T` with N and T readings of the clock: C plus the time between
+ * the two readings, which is C when T is read first and C less the few milliseconds the function
+ * ran in between otherwise. So it is the span C, positive when C is, and judged as C is (a constant,
+ * a configured setting, a parameter), not as a deadline that may have passed.
+ *
+ * The deadline is read through a `const` (or a `let` whose declaration is its only write) declared
+ * in the same function as the subtraction, `new Date(x)`, `.getTime()` / `.valueOf()`, `Number(x)`
+ * and a unary `+`, down to `N + C` (or `C + N`), N a clock reading: `Date.now()`, `new
+ * Date().getTime()`, `+new Date()`, or a `const` bound to one (`const now = Date.now()`, `const now =
+ * new Date(); now.getTime()`). T is any such clock reading.
+ *
+ * Not read (the time left stays one): a deadline that comes from a parameter, a caller, a member or
+ * another function (`opts.expires - Date.now()`, `cookie.expires.getTime() - Date.now()`, an object
+ * literal's property, which a later spread may replace), one assigned on several paths, and a
+ * difference of two times neither of which is the clock.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+/** How many bindings and wrappers are followed. */
+const MAX_DEPTH = 8;
+
+/**
+ * The span C when `difference` is `deadline - clock` with `deadline` set to `clock + C` in the
+ * function `difference` is in (see the module comment); `undefined` otherwise.
+ * @param difference a subtraction (`expires.getTime() - Date.now()`)
+ * @returns the node of C as written in the deadline's computation
+ */
+export function freshDeadlineSpan(context: AnyContext, difference: TSESTree.BinaryExpression): TSESTree.Node | undefined {
+  if (difference.operator !== '-') return undefined;
+  if (!clockReading(context, difference.right, 0)) return undefined;
+  return spanOfDeadline(context, difference.left, enclosingFunction(difference), 0);
+}
+
+/** C of a deadline `N + C` read through the wrappers and same-function bindings the module comment lists. */
+function spanOfDeadline(context: AnyContext, node: TSESTree.Node, fn: TSESTree.Node | undefined, depth: number): TSESTree.Node | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const bare = unwrap(node);
+  const next = (n: TSESTree.Node): TSESTree.Node | undefined => spanOfDeadline(context, n, fn, depth + 1);
+  switch (bare.type) {
+    case AST_NODE_TYPES.Identifier: {
+      const init = sameFunctionInitializer(context, bare, fn);
+      return init ? next(init) : undefined;
+    }
+    case AST_NODE_TYPES.NewExpression: {
+      // new Date(now + C): a Date at that Unix time in milliseconds
+      const [only] = bare.arguments;
+      return isDateConstructor(bare) && bare.arguments.length === 1 && only && only.type !== AST_NODE_TYPES.SpreadElement ? next(only) : undefined;
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(bare.callee);
+      // expires.getTime(), expires.valueOf()
+      if (callee.type === AST_NODE_TYPES.MemberExpression && bare.arguments.length === 0) {
+        const name = propertyName(callee.property, callee.computed);
+        return name === 'getTime' || name === 'valueOf' ? next(callee.object) : undefined;
+      }
+      // Number(expires)
+      const [only] = bare.arguments;
+      return callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Number' && bare.arguments.length === 1 && only && only.type !== AST_NODE_TYPES.SpreadElement ? next(only) : undefined;
+    }
+    case AST_NODE_TYPES.UnaryExpression:
+      return bare.operator === '+' ? next(bare.argument) : undefined;
+    case AST_NODE_TYPES.BinaryExpression:
+      if (bare.operator !== '+') return undefined;
+      if (clockReading(context, bare.left, depth + 1)) return bare.right;
+      if (clockReading(context, bare.right, depth + 1)) return bare.left;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The initializer of a `const` (or once-written `let`) `id` names, when it is declared in `fn`. */
+function sameFunctionInitializer(context: AnyContext, id: TSESTree.Identifier, fn: TSESTree.Node | undefined): TSESTree.Expression | undefined {
+  const init = constInitializer(context, id);
+  const def = findVariable(context, id)?.defs[0];
+  return init && def && enclosingFunction(def.node) === fn ? init : undefined;
+}
+
+/**
+ * Whether `node` reads the clock as a Unix time in milliseconds: `Date.now()`, `new
+ * Date().getTime()` / `.valueOf()`, `+new Date()`, `Number(new Date())`, or a `const` bound to one
+ * (`const now = Date.now()`; `now.getTime()` with `const now = new Date()`).
+ */
+function clockReading(context: AnyContext, node: TSESTree.Node, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  switch (bare.type) {
+    case AST_NODE_TYPES.Identifier: {
+      const init = constInitializer(context, bare);
+      return init !== undefined && clockReading(context, init, depth + 1);
+    }
+    case AST_NODE_TYPES.UnaryExpression:
+      return bare.operator === '+' && currentDate(context, bare.argument, depth + 1);
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(bare.callee);
+      if (callee.type === AST_NODE_TYPES.Identifier) {
+        const [only] = bare.arguments;
+        return callee.name === 'Number' && bare.arguments.length === 1 && only !== undefined && only.type !== AST_NODE_TYPES.SpreadElement && currentDate(context, only, depth + 1);
+      }
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || bare.arguments.length !== 0) return false;
+      const name = propertyName(callee.property, callee.computed);
+      const object = unwrap(callee.object);
+      if (name === 'now') return object.type === AST_NODE_TYPES.Identifier && object.name === 'Date' && (findVariable(context, object)?.defs.length ?? 0) === 0;
+      return (name === 'getTime' || name === 'valueOf') && currentDate(context, object, depth + 1);
+    }
+    default:
+      return false;
+  }
+}
+
+/** `new Date()` with no argument (the current time), or a `const` bound to it. */
+function currentDate(context: AnyContext, node: TSESTree.Node, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.NewExpression) return isDateConstructor(bare) && bare.arguments.length === 0;
+  if (bare.type !== AST_NODE_TYPES.Identifier) return false;
+  const init = constInitializer(context, bare);
+  return init !== undefined && currentDate(context, init, depth + 1);
+}
+
+function isDateConstructor(node: TSESTree.NewExpression): boolean {
+  const callee = unwrap(node.callee);
+  return callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Date';
+}
