@@ -10,8 +10,9 @@ import { EFFECTS_THAT_DELETE_KEY, LOCK_OWNER_WRITES, type KeyEffect } from '../s
 import { fileIndexOf } from './file-index.js';
 import type { RedisCall } from './normalize.js';
 import { keyShapeOf } from './key-shape.js';
-import { LOCK_WORDS } from './names.js';
-import { enclosingFunction, unwrap, type AnyContext } from './static.js';
+import { LOCK_KEY_WORD, LOCK_WORDS, wordsOf } from './names.js';
+import { hasStaticPart } from './key-id.js';
+import { unwrap, type AnyContext } from './static.js';
 
 /**
  * Whether the write of the key at argument `arg` names a lock: the key's shape (`lock:*`,
@@ -37,10 +38,11 @@ export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): 
 
 /**
  * The release of a lock taken without TTL: a write of a key the code names a lock
- * ({@link namesLock}: `rpc:lock`, `mutex:sync`, a value that is an owner token) that creates it
- * (SET ... NX, SETNX, INCR used as a counter of holders) and a deletion of the same key (DEL,
- * UNLINK, GETDEL, by the same expression) later in the writer's own function, on any path (a
- * `finally`, the end of the work):
+ * (a word of its key, `names.ts` LOCK_KEY_WORD: `rpc:lock`, `mutex:sync`, not `leaderboard`; or an
+ * owner token as the value of SET ... NX / SETNX) that creates it
+ * (SET ... NX, SETNX, INCR used as a counter of holders), and a deletion of the same key (DEL,
+ * UNLINK, GETDEL) elsewhere in the file: later in the writer's own function on any path (a
+ * `finally`, the end of the work), or in another function (a `release()` beside the `acquire()`):
  *
  * ```ts
  * const holders = await redis.incr('rpc:current-index:lock'); // the release below runs only if
@@ -48,25 +50,36 @@ export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): 
  * finally { await redis.del('rpc:current-index:lock'); }      // crash in work() keeps the lock forever
  * ```
  *
- * Such a key is one key, but no bounded one in its effect: an owner that dies between the two
+ * Such a key is one key, but no bounded one in its effect: an owner that dies before the release
  * leaves it held, and every later acquirer waits or skips the work forever. A constant key is
  * exempt from the key rules as bounded (`policy.ts` `unexpiredBoundedKey`) unless this returns the
- * deletion. `undefined` for a key not named as a lock, a write that creates nothing, or a lock
- * never deleted by its writer (a flag set for good).
+ * deletion. Same key: the same expression, or the same key shape with a constant part
+ * (`key-id.ts` `hasStaticPart`). `undefined` for a key not named as a lock, a write that creates
+ * nothing, or a lock no code of the file deletes (a flag set for good). A lock whose key reaches
+ * the write as a parameter of an `acquire(key)` helper is judged where its callers are, and not read
+ * here.
  * @param arg the key's argument index in `call`
  */
 export function releasedUnexpiringLock(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const action = call.description.keys.find((k) => k.arg === arg);
-  if (!action || !LOCK_CREATING_EFFECTS.has(action.effect) || !namesLock(context, call, arg)) return undefined;
+  if (!action || !LOCK_CREATING_EFFECTS.has(action.effect)) return undefined;
   const keyNode = call.argNodes[arg];
-  const writer = enclosingFunction(call.node);
-  if (!keyNode || !writer) return undefined;
+  if (!keyNode) return undefined;
+  // the key's words (not `leaderboard`), or an owner token as the value of SET ... NX / SETNX
+  const value = call.argNodes[arg + 1];
+  const named =
+    wordsOf(keyShapeOf(context, keyNode).shape).some((word) => LOCK_KEY_WORD.test(word)) ||
+    (value !== undefined && LOCK_OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value)));
+  if (!named) return undefined;
   const text = context.sourceCode.getText(unwrap(keyNode));
-  return fileIndexOf(context).calls.find(
+  const shape = keyShapeOf(context, keyNode).shape;
+  const same = (node: TSESTree.Node): boolean =>
+    context.sourceCode.getText(unwrap(node)) === text || (hasStaticPart(shape) && keyShapeOf(context, node).shape === shape);
+  const index = fileIndexOf(context);
+  return [...index.calls, ...index.facadeCalls].find(
     (other) =>
-      other.node.range[0] > call.node.range[1] &&
-      enclosingFunction(other.node) === writer &&
-      other.description.keys.some((k) => EFFECTS_THAT_DELETE_KEY.has(k.effect) && other.argNodes[k.arg] !== undefined && context.sourceCode.getText(unwrap(other.argNodes[k.arg] as TSESTree.Node)) === text),
+      other !== call &&
+      other.description.keys.some((k) => EFFECTS_THAT_DELETE_KEY.has(k.effect) && other.argNodes[k.arg] !== undefined && same(other.argNodes[k.arg] as TSESTree.Node)),
   );
 }
 
