@@ -36,3 +36,15 @@ export const LIMIT_NAME = /limit|max|threshold|allowed|quota|ceiling/i;
 
 /** A name that says a build or deploy id: `BUILD_ID`, `buildId`, `this.BUILD_ID`, `deploymentId`, `DEPLOY_ID` (key-shape.ts). */
 export const BUILD_ID_NAME = /\b(?:BUILD_?ID|[bB]uild_?[iI]d|DEPLOY(?:MENT)?_?ID|[dD]eploy(?:ment)?_?[iI]d)\b/;
+
+/** The words of a name or expression: `getQueueKeys` gives get, Queue, Keys; `rate_limit:x` gives rate, limit, x. */
+export function wordsOf(text: string): string[] {
+  return text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
+}
+
+/**
+ * One word of a key that names it a lock (locks.ts releasedUnexpiringLock): `jobs:sync:lock`,
+ * `syncLock`, `mutex:rebuild`, `leader`, `lease:worker`; a word, so `leaderboard`, `blocked` and
+ * `clock` are not.
+ */
+export const LOCK_KEY_WORD = /^(?:locks?|locked|locking|mutex(?:es)?|semaphores?|leader|leases?)$/i;

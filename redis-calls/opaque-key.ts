@@ -24,7 +24,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, forEachThisWrite } from './bounded.js';
 import { fileIndexOf } from './file-index.js';
 import { keyBuilder, type KeyShape } from './key-shape.js';
-import { KEY_NAME, TEMPORARY_WORD, TTL_VALUE_NAME } from './names.js';
+import { KEY_NAME, TEMPORARY_WORD, TTL_VALUE_NAME, wordsOf } from './names.js';
 import { findVariable, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -149,10 +149,7 @@ export function textSaysTemporary(text: string): boolean {
 /** Words that name an expiry in a script: the expiry commands and SET options (`EX`, `PXAT`, `KEEPTTL`). */
 const EXPIRY_WORD = /^(?:p?expire(?:at|time)?|p?setex|getex|h?p?expire\w*|ex|px|exat|pxat|keepttl)$/i;
 
-/** The words of a name or expression: `getQueueKeys` gives get, Queue, Keys; `rate_limit:x` gives rate, limit, x. */
-export function wordsOf(text: string): string[] {
-  return text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
-}
+export { wordsOf };
 
 /** Names of the functions, methods and classes around a node (innermost first). */
 function enclosingNames(node: TSESTree.Node): string[] {

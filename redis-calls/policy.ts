@@ -77,6 +77,7 @@ import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
 import { callersDecide } from './wrapper-callers.js';
+import { releasedUnexpiringLock } from './locks.js';
 import { untrimmedStreamAppend } from './untrimmed-stream.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
@@ -265,7 +266,14 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   const listed = shape.shape === '*' ? listedKeyShape(context, call, keyNode) : undefined;
   if (listed !== undefined && persistentPattern(context, { ...shape, shape: listed }) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   // an XADD to one stream nothing trims is one key, but its entries pile up (untrimmed-stream.ts)
-  if (options.allowConstantKeys !== false && unexpiredBoundedKey(context, keyNode, call) && !untrimmedStreamAppend(context, call, keyNode)) return 'constant';
+  // a lock its writer releases (DEL) without a TTL: held forever by an owner that dies first (locks.ts)
+  if (
+    options.allowConstantKeys !== false &&
+    unexpiredBoundedKey(context, keyNode, call) &&
+    !untrimmedStreamAppend(context, call, keyNode) &&
+    !releasedUnexpiringLock(context, call, call.argNodes.indexOf(keyNode))
+  )
+    return 'constant';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   // every key of a package that wipes its database on a recurring schedule (scheduled-flush.ts)
   if (options.allowScheduledFlush !== false && flushedOnSchedule(context)) return 'flushed';
