@@ -69,10 +69,26 @@ export function applicationMemberClient(context: AnyContext, receiver: TSESTree.
  * `app/service/<file>` whose name in camelCase is the member's.
  */
 export function isEggService(context: AnyContext, receiver: TSESTree.Node): boolean {
+  return eggServiceEntry(context, receiver) !== undefined;
+}
+
+/**
+ * The module of the Egg.js service `receiver` is ({@link isEggService}): the path of
+ * `app/service/<file>` without its extension, so its class's methods can be read at their callers
+ * (a pass-through `set(key, value)` of the service is judged where `ctx.service.redis.set(...)` is
+ * called, `redis-calls/facades.ts`); `undefined` for no service or a directory of services.
+ */
+export function eggServiceModule(context: AnyContext, receiver: TSESTree.Node): string | undefined {
+  return eggServiceEntry(context, receiver)?.module;
+}
+
+function eggServiceEntry(context: AnyContext, receiver: TSESTree.Node): { module: string | undefined } | undefined {
   const member = memberRead(context, receiver);
-  if (member?.owner !== 'service' || !dependenciesOf(context).has(EGG)) return false;
+  if (member?.owner !== 'service' || !dependenciesOf(context).has(EGG)) return undefined;
   const root = packageRoot(context);
-  return root !== undefined && serviceNames(root).has(member.name);
+  if (root === undefined) return undefined;
+  const names = serviceNames(root);
+  return names.has(member.name) ? { module: names.get(member.name) } : undefined;
 }
 
 /** `name` of `<x>.<owner>.<name>` / `<owner>.<name>`, or of a `const` bound to one (`const { name } = <x>.<owner>`). */
@@ -127,20 +143,25 @@ function dependenciesOf(context: AnyContext): ReadonlySet<string> {
 }
 
 /** Per package root, its service names and when they were listed (re-listed after {@link LISTING_TTL_MS}). */
-const services = new Map<string, { at: number; names: ReadonlySet<string> }>();
+const services = new Map<string, { at: number; names: ReadonlyMap<string, string | undefined> }>();
 
-/** The members Egg's loader makes of `app/service/` of the package at `root`: file and directory names in camelCase. */
-function serviceNames(root: string): ReadonlySet<string> {
+/**
+ * The members Egg's loader makes of `app/service/` of the package at `root`: file and directory
+ * names in camelCase, each with its module's path without extension (`undefined` for a directory).
+ */
+function serviceNames(root: string): ReadonlyMap<string, string | undefined> {
   const now = Date.now();
   const cached = services.get(root);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.names;
-  const names = new Set<string>();
+  const names = new Map<string, string | undefined>();
   try {
     for (const entry of readdirSync(join(root, EGG_SERVICE_DIR), { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name.endsWith('.d.ts')) continue;
       if (!entry.isDirectory() && !/\.[cm]?[jt]s$/.test(entry.name)) continue;
       const base = entry.isDirectory() ? entry.name : entry.name.replace(/\.[cm]?[jt]s$/, '');
-      names.add(base.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()));
+      const name = base.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+      // a file beside a directory of the same name: the loader's last one; neither is read as a module
+      names.set(name, entry.isDirectory() || names.has(name) ? undefined : join(root, EGG_SERVICE_DIR, base));
     }
   } catch {
     // no app/service/: no services

@@ -38,15 +38,19 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
   const alias = bare.type === AST_NODE_TYPES.Identifier && !verdict.redis ? aliasedMember(detector.contextOf, bare) : undefined;
   if (alias) verdict = verdictByName(detector, alias.name, `the member it holds (\`.${alias.name}\`)`, batch, alias.owner);
   if (!verdict.redis) return verdict;
+  const judge = (module: ImportedModule | undefined, value: TSESTree.Node): ReceiverKind => (module ? detector.detectorOf(module) : detector).classify(value);
+  const strong = (member: string): boolean => detector.settingsOf.clientNames.some((pattern) => pattern.regex.test(member));
   // `this.app.redis` of an application that depends on egg-redis: the plugin's (ioredis) client,
-  // whatever the file imports or other code calls on members of that name
+  // whatever the file imports or other code calls on members of that name; unless the code stores
+  // a client there itself (`app.redis = createClient()` in app.js): the client it stores
   const plugin = applicationMemberClient(detector.contextOf, bare);
-  if (plugin) return { ...verdict, flavor: plugin.flavor, why: `${verdict.why}, ${plugin.why}` };
+  if (plugin) {
+    const stored = memberClientLibrary(detector.contextOf, node, strong, judge);
+    return stored ? { ...verdict, flavor: stored.flavor, why: `${verdict.why}, ${stored.why}` } : { ...verdict, flavor: plugin.flavor, why: `${verdict.why}, ${plugin.why}` };
+  }
   if (verdict.flavor !== 'unknown') return verdict;
   // a global the file never imports (the host's `redis`, `globalThis.redis`), or a member other
   // code stores a client in (`req.redisClient`): its package tells its library
-  const judge = (module: ImportedModule | undefined, value: TSESTree.Node): ReceiverKind => (module ? detector.detectorOf(module) : detector).classify(value);
-  const strong = (member: string): boolean => detector.settingsOf.clientNames.some((pattern) => pattern.regex.test(member));
   const told = globalClientLibrary(detector.contextOf, node, judge) ?? memberClientLibrary(detector.contextOf, node, strong, judge);
   return told ? { ...verdict, flavor: told.flavor, why: `${verdict.why}, ${told.why}` } : verdict;
 }

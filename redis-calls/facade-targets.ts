@@ -21,6 +21,7 @@ import { walkImporters } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
 import { constInitializer, findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
 import { passedOnExport } from './module-methods.js';
+import { eggServiceModule } from './application-members.js';
 
 /** An absolute path, resolved (a module read twice is one file). */
 export function resolvePath(path: string): string {
@@ -289,6 +290,17 @@ function objectOfMethodThis(thisNode: TSESTree.Node): TSESTree.ObjectExpression 
 function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number): Holder | undefined {
   if (depth > 6) return undefined;
   const node = unwrap(input);
+  // `ctx.service.redis` of an Egg.js application: the class `app/service/redis.js` exports
+  // (application-members.ts), whose methods its callers call
+  const service = eggServiceModule(detector.contextOf, node);
+  const from = detector.contextOf.physicalFilename ?? detector.contextOf.filename;
+  if (service !== undefined && from) {
+    // the module exports the class (`module.exports = RedisService`, `export default class ...`): Egg makes its instances
+    const exported = detector.exported({ source: specifierOf(from, service), own: true, imported: 'default' });
+    const cls = exported && unwrap(exported.node);
+    if (cls?.type === AST_NODE_TYPES.ClassDeclaration || cls?.type === AST_NODE_TYPES.ClassExpression) return { node: cls, detector: exported!.detector };
+    return cls?.type === AST_NODE_TYPES.Identifier ? classNamed(exported!.detector, cls, depth + 1) : undefined;
+  }
   switch (node.type) {
     case AST_NODE_TYPES.NewExpression: {
       const callee = unwrap(node.callee);
