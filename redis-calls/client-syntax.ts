@@ -3,6 +3,7 @@
  * comes from ({@link originOf}), what a pattern, a class member or a CommonJS module binds, the
  * values a function returns, and which declared interfaces describe a client's commands.
  */
+import { optionalRequireSource } from './optional-require.js';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand } from '../semantics/commands.js';
 import { isCodeSpecifier, loadModule, packageReExport } from './modules.js';
@@ -384,6 +385,9 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
     const init = def.node.init ? unwrap(def.node.init) : undefined;
     const source = init && requiredModule(init);
     if (source !== undefined) return importOrigin(context, source, ownSpecifier(from, source), destructuredName(def.node.id, def.name).imported);
+    // let Redis = null; try { Redis = require('ioredis'); } catch { Redis = null; } (optional-require.ts)
+    const optional = optionalRequireSource(variable);
+    if (optional !== undefined) return importOrigin(context, optional, ownSpecifier(from, optional), undefined);
     // const { createClient: mk } = await import('redis')
     const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
     if (

@@ -58,6 +58,7 @@ import { isCodeSpecifier, loadModule, moduleContext, readModule } from './module
 import { commandsOfWrapperName, destructuredParameter, forwardedKeyParameterIndex, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { destructuredArgument, type DestructuredValue } from './destructured-params.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
+import { earlyReturn, exportedThroughModuleObject } from './exported-arms-helpers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { nullishOnSomeBranch } from './empty-tokens.js';
@@ -512,7 +513,10 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   // a facade is short (its key must be a pass-through parameter, `pass-through.ts`), and a
   // function under another name than its command's is one only as a method: anything else is
   // left before its body is read (the body's calls would be resolved one level down, and theirs)
-  if (!shortBody(fn) || (!isMethod(fn) && !namesACommand(functionName(fn) ?? ''))) return undefined;
+  // since round 38 also, read as TTL arms only (`exported-arms-helpers.ts`), a function of a
+  // CommonJS module's exports object and one guarding its client with early returns
+  const plain = shortBody(fn) && (isMethod(fn) || namesACommand(functionName(fn) ?? ''));
+  if (!plain && !(shortBody(fn, earlyReturn) && (isMethod(fn) || namesACommand(functionName(fn) ?? '') || exportedThroughModuleObject(context, fn)))) return undefined;
   const sent = [...redisCallsIn(context, fn.body)];
   let open = false;
   if (depth + 1 < MAX_DEPTH) {
@@ -531,6 +535,7 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   const name = functionName(fn);
   // or one write per combination of an options object (`option-arms.ts`)
   const options = sent.length > 1 ? optionArmsOf(context, fn, sent) : undefined;
+  if (!plain && !options?.positional) return undefined;
   const one = options !== undefined || sent.length === 1 || (sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
   const alone = one && !callsSenderOfItsClass(context, fn, new Set(sent.map((call) => call.node)));
   const facade = alone ? (options ? optionFacade(context, fn, options) : readFacade(context, fn, sent[0]!)) : undefined;
@@ -661,7 +666,8 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
   // under another name, a method's (a class's or an object's: a plain function's key parameter is
   // a helper's, judged where it is by the persistence of its callers' keys, `helper-keys.ts`)
   // whose callers are read (`forwardingCallersRead`)
-  if (!named && !(isMethod(fn) && keysAsGiven(context, forwarded) && forwardingCallersRead(context, fn))) return undefined;
+  const method = isMethod(fn) || (optionsParam !== undefined && exportedThroughModuleObject(context, fn));
+  if (!named && !(method && keysAsGiven(context, forwarded) && forwardingCallersRead(context, fn))) return undefined;
   if (keyArgs.size === 0) return undefined;
   const last = forwarded.argNodes.length - 1;
   const entries: Entry[] = [];

@@ -79,6 +79,14 @@ const NO_NAMES: ReadonlySet<string> = new Set();
  */
 const DECLARATION = /(?:^|[{,;])[\t ]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>\n]*>\s*)?[(=:]/gm;
 
+/**
+ * A function declaration (`async function setJson(`), counted in a CommonJS module (its text
+ * writes `module.exports` or `exports.`): it may be a method of its exports object
+ * (`exported-arms-helpers.ts`).
+ */
+const FUNCTION_DECLARATION = /(?:^|[;{}])[\t ]*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/gm;
+const EXPORTS = /\bmodule\.exports\b|\bexports\.[A-Za-z_$]/;
+
 const factsOf = fileMemo((path): FileFacts | undefined => {
   let text = '';
   try {
@@ -87,7 +95,9 @@ const factsOf = fileMemo((path): FileFacts | undefined => {
     // unreadable: no specifiers
   }
   const namesRedis = NAMES_REDIS.test(text);
-  const declared: ReadonlySet<string> = namesRedis ? new Set(Array.from(text.matchAll(DECLARATION), (m) => m[1]!)) : NO_NAMES;
+  const declared: ReadonlySet<string> = namesRedis
+    ? new Set([...Array.from(text.matchAll(DECLARATION), (m) => m[1]!), ...(EXPORTS.test(text) ? Array.from(text.matchAll(FUNCTION_DECLARATION), (m) => m[1]!) : [])])
+    : NO_NAMES;
   return { specifiers: importSpecifiers(text), namesRedis, declared };
 }, undefined);
 

@@ -162,7 +162,10 @@ export function isCodeSpecifier(from: string | undefined, specifier: string): bo
   const hit = codeSpecifiers.get(key);
   if (hit && now - hit.at < RESOLVE_TTL_MS) return hit.value;
   if (codeSpecifiers.size > 2000) codeSpecifiers.clear();
-  const value = readModule(from, specifier, true) !== undefined;
+  // a package installed from a path of the repository (`"common": "file:../common"`) is read for
+  // its values (key names, key builders: `local-dependencies.ts`), not as code whose functions
+  // and clients the client detector follows: its importers keep reading its names as before
+  const value = readModule(from, specifier, true, false) !== undefined;
   codeSpecifiers.set(key, { at: now, value });
   return value;
 }
@@ -174,11 +177,13 @@ export function isCodeSpecifier(from: string | undefined, specifier: string): bo
  * @param specifier the import's specifier (`'./redis'`); package specifiers give `undefined`
  * unless `packages` and they point into the repository (`redis-calls/resolve.ts`)
  * @param packages whether to follow package specifiers into the repository
+ * @param localDependencies whether a package installed from a path (`file:../common`) counts
+ *   (`redis-calls/local-dependencies.ts`)
  */
-export function readModule(from: string, specifier: string, packages = false): { path: string; entry: CacheEntry } | undefined {
+export function readModule(from: string, specifier: string, packages = false, localDependencies = true): { path: string; entry: CacheEntry } | undefined {
   const relativeSpecifier = specifier.startsWith('./') || specifier.startsWith('../');
   if (!relativeSpecifier && !packages) return undefined;
-  const bases = relativeSpecifier ? [join(dirname(from), specifier)] : packageSpecifierCandidates(from, specifier);
+  const bases = relativeSpecifier ? [join(dirname(from), specifier)] : packageSpecifierCandidates(from, specifier, localDependencies);
   const candidates: string[] = [];
   for (const base of bases) {
     candidates.push(...EXTENSIONS.map((ext) => base + ext));

@@ -75,6 +75,12 @@ interface Condition {
    * it sends nothing and chooses no arm, only whether the function goes on at all
    */
   guard?: true;
+  /**
+   * an early return before the write (`if (!client) return false;`, `if (c.status !== 'ready')
+   * return;`): when every arm sits past it, it decides whether the function writes at all, not
+   * which arm runs, and counts as a guard
+   */
+  exit?: true;
 }
 
 /** The arms of an options facade: the index of its options parameter, and each forwarded call with the tests choosing it. */
@@ -111,6 +117,13 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
     const path = pathConditions(fn, call.node);
     if (!path) return undefined;
     paths.push(path);
+  }
+  // an early return every arm sits past (`if (!client) return false;`: the client's readiness)
+  // chooses no arm either, like an argument check that throws (round 38)
+  for (const path of paths) {
+    for (const [j, condition] of path.entries()) {
+      if (condition.exit && paths.every((other) => other.some((c) => c.test === condition.test))) path[j] = { test: condition.test, holds: false, guard: true };
+    }
   }
   // an argument check that throws chooses no arm: it counts only when it tests the parameter
   // the arms test (`if (ttl < 0) throw ...`: that caller's call writes nothing)
@@ -319,7 +332,7 @@ function pathConditions(fn: FunctionLike, call: TSESTree.Node): Condition[] | un
           // an argument check throwing on any of several tests (`if (!key || !ttl) throw ...`): past
           // it every one of them is false, each a guard of its own (a conjunction stays one test)
           if (alwaysThrows(statement.consequent)) conditions.push(...disjuncts(statement.test).map((test) => ({ test, holds: false, guard: true as const })));
-          else conditions.push({ test: statement.test, holds: false });
+          else conditions.push(...disjuncts(statement.test).map((test) => ({ test, holds: false, exit: true as const })));
         }
         break;
       case AST_NODE_TYPES.SwitchStatement:

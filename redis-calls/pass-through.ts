@@ -359,11 +359,12 @@ const SEPARATORS = /^[:/.\-_|#{}]*$/;
 /**
  * At most {@link MAX_STATEMENTS} statements (an expression body is one), not counting those that
  * only log (`debug('set %s', key)`, `if (this.debug) console.debug(...)`) or only read the clock
- * to time the call (`const start = Date.now()`, `const elapsed = Date.now() - start`).
+ * to time the call (`const start = Date.now()`, `const elapsed = Date.now() - start`), nor those
+ * `skipped` says (a TTL-arms helper's early returns: `exported-arms-helpers.ts`).
  */
-export function shortBody(fn: FunctionLike): boolean {
+export function shortBody(fn: FunctionLike, skipped?: (statement: TSESTree.Statement) => boolean): boolean {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return true;
-  return fn.body.body.filter((statement) => !logsOnly(statement) && !timesOnly(statement) && !argumentCheck(statement)).length <= MAX_STATEMENTS;
+  return fn.body.body.filter((statement) => !logsOnly(statement) && !timesOnly(statement) && !argumentCheck(statement) && !skipped?.(statement)).length <= MAX_STATEMENTS;
 }
 
 /**

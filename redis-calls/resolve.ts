@@ -24,6 +24,7 @@ import { createPathsMatcher, getTsconfig, type TsConfigJson, type TsConfigResult
 import picomatch from 'picomatch';
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
+import { localDependencyDir } from './local-dependencies.js';
 import { manifestOf } from './project.js';
 
 /** How long a directory's tsconfig, workspace root and workspace listing are reused, in milliseconds. */
@@ -394,15 +395,16 @@ const resolutions = new Map<string, Cached<string[]>>();
  * @param from the importing file's absolute path
  * @param specifier the import's specifier as written (`'~/helper/keys'`, `'@acme/redis'`)
  */
-export function packageSpecifierCandidates(from: string, specifier: string): string[] {
+export function packageSpecifierCandidates(from: string, specifier: string, localDependencies = true): string[] {
   const parsed = splitPackageSpecifier(specifier);
   if (!parsed) return [];
   const dir = dirname(from);
-  return cached(resolutions, `${dir}\0${specifier}`, () => {
+  return cached(resolutions, `${dir}\0${specifier}\0${localDependencies}`, () => {
     // a `baseUrl` makes every bare specifier a candidate path too (`'ioredis'` -> `<baseUrl>/ioredis`),
     // which probing then does not find: the workspace packages are looked at as well
     const aliased = (pathsMatcher(dir)?.(specifier) ?? []).filter((path) => !path.split(sep).includes('node_modules'));
-    const pkgDir = workspacePackageDir(dir, parsed.name);
+    // or a package a manifest installs from a path of the repository (`"common": "file:../common"`)
+    const pkgDir = workspacePackageDir(dir, parsed.name) ?? (localDependencies ? localDependencyDir(dir, parsed.name) : undefined);
     // a manifest naming a file outside the monorepo (`"main": "../../../elsewhere.ts"`) leads nowhere
     const root = pkgDir ? workspaceRoot(dir) : null;
     const realRoot = root ? (realPath(root.dir) ?? root.dir) : undefined;
