@@ -160,3 +160,27 @@ describe('an early return that logs before it returns is an early return too', (
     expect(lintSetJson(guardedService(body), 'null')).toEqual([[SET_RULE, 'setWithoutTtl', 3, 13]]);
   });
 });
+
+/** app/service/redis.ts in Egg 1.x's form: a function of the application returning the wrapper class (plain SET without seconds). */
+const FACTORY_BLOCK =
+  "module.exports = (app: any) => {\n  class RedisService extends app.Service {\n    async set(key: string, value: string, seconds?: number) {\n      if (seconds) return this.app.redis.set(key, value, 'EX', seconds);\n      return this.app.redis.set(key, value);\n    }\n  }\n  return RedisService;\n};";
+const FACTORY_ARROW =
+  "module.exports = (app: any) => class extends app.Service {\n  async set(key: string, value: string, seconds?: number) {\n    if (seconds) return this.app.redis.set(key, value, 'EX', seconds);\n    return this.app.redis.set(key, value);\n  }\n};";
+/** The controller: line 4 calls `ctx.service.redis.set` with `args`. */
+const loginWith = (args: string) =>
+  `const Controller = require('egg').Controller;\nclass LoginController extends Controller {\n  async login(token: string, id: string) {\n    await this.ctx.service.redis.set(${args});\n  }\n}\nmodule.exports = LoginController;`;
+const lintFactory = (service: string, args: string) =>
+  lintApplication(roots, { 'app/service/redis.ts': service, 'app/controller/login.ts': loginWith(args) }, 'app/controller/login.ts', EGG_RULES, [], EGG);
+
+describe('an Egg service module exporting a function of the application that returns the class (`module.exports = app => class extends app.Service`)', () => {
+  it('the wrapper returned from a block: ctx.service.redis.set(k, v) reaches the plain SET, reported at the caller', () => {
+    expect(lintFactory(FACTORY_BLOCK, '`token:${token}`, id')).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 34]]);
+  });
+  it('the class as the arrow\'s body: reported', () => {
+    expect(lintFactory(FACTORY_ARROW, '`token:${token}`, id')).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 34]]);
+  });
+  it('near miss: the caller passes the seconds: the EX arm, not reported', () => {
+    expect(lintFactory(FACTORY_BLOCK, '`token:${token}`, id, 7200')).toEqual([]);
+    expect(lintFactory(FACTORY_ARROW, '`token:${token}`, id, 7200')).toEqual([]);
+  });
+});
