@@ -23,7 +23,9 @@
  *
  * Not read: a plugin client configured under another member name, a client stored on `app` by the
  * application itself (`app.redis = createClient()`: client detection reads the assignment), and a
- * service module in a directory other than `app/service/`.
+ * service module in a directory other than `app/service/`. A service of a subdirectory is
+ * `ctx.service.<dir>.<name>`, and a file name's first letter is lower-cased (`Redis.ts` is
+ * `ctx.service.redis`), as Egg's loader names them.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,12 +85,40 @@ export function eggServiceModule(context: AnyContext, receiver: TSESTree.Node): 
 }
 
 function eggServiceEntry(context: AnyContext, receiver: TSESTree.Node): { module: string | undefined } | undefined {
-  const member = memberRead(context, receiver);
-  if (member?.owner !== 'service' || !dependenciesOf(context).has(EGG)) return undefined;
+  const path = servicePath(context, receiver, 0);
+  if (path === undefined || !dependenciesOf(context).has(EGG)) return undefined;
   const root = packageRoot(context);
   if (root === undefined) return undefined;
   const names = serviceNames(root);
-  return names.has(member.name) ? { module: names.get(member.name) } : undefined;
+  const name = path.join('.');
+  return names.has(name) ? { module: names.get(name) } : undefined;
+}
+
+/**
+ * The members below `service` that `receiver` reads: `['redis']` of `ctx.service.redis` (or of a
+ * `const` bound to it), `['cache', 'redis']` of `ctx.service.cache.redis` (`app/service/cache/redis.js`,
+ * which Egg's loader nests under its directory's name).
+ */
+function servicePath(context: AnyContext, receiver: TSESTree.Node, depth: number): string[] | undefined {
+  if (depth > 6) return undefined;
+  const bare = unwrap(receiver);
+  if (bare.type === AST_NODE_TYPES.MemberExpression) {
+    const name = propertyName(bare.property, bare.computed);
+    if (name === undefined) return undefined;
+    if (lastName(bare.object) === 'service') return [name];
+    const above = unwrap(bare.object).type === AST_NODE_TYPES.MemberExpression ? servicePath(context, bare.object, depth + 1) : undefined;
+    return above && [...above, name];
+  }
+  const member = memberRead(context, bare);
+  if (member?.owner === 'service') return [member.name];
+  // const { redis } = ctx.service.cache; const redis = ctx.service.cache.redis
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(context, bare)?.defs[0];
+  if (def?.type !== 'Variable' || def.parent.kind !== 'const' || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  if (def.node.id.type === AST_NODE_TYPES.Identifier) return init.type === AST_NODE_TYPES.MemberExpression ? servicePath(context, init, depth + 1) : undefined;
+  const above = init.type === AST_NODE_TYPES.MemberExpression ? servicePath(context, init, depth + 1) : undefined;
+  return above && member ? [...above, member.name] : undefined;
 }
 
 /** `name` of `<x>.<owner>.<name>` / `<owner>.<name>`, or of a `const` bound to one (`const { name } = <x>.<owner>`). */
@@ -147,25 +177,35 @@ const services = new Map<string, { at: number; names: ReadonlyMap<string, string
 
 /**
  * The members Egg's loader makes of `app/service/` of the package at `root`: file and directory
- * names in camelCase, each with its module's path without extension (`undefined` for a directory).
+ * names in camelCase with a lower-case first letter (the loader's `caseStyle: 'lower'`:
+ * `app/service/RedisCache.ts` is `ctx.service.redisCache`), those of a subdirectory below its own
+ * (`app/service/cache/redis.js` is `cache.redis`), each with its module's path without extension
+ * (`undefined` for a directory).
  */
 function serviceNames(root: string): ReadonlyMap<string, string | undefined> {
   const now = Date.now();
   const cached = services.get(root);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.names;
   const names = new Map<string, string | undefined>();
-  try {
-    for (const entry of readdirSync(join(root, EGG_SERVICE_DIR), { withFileTypes: true })) {
+  const list = (dir: string, prefix: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // no app/service/: no services
+    }
+    for (const entry of entries) {
       if (entry.name.startsWith('.') || entry.name.endsWith('.d.ts')) continue;
       if (!entry.isDirectory() && !/\.[cm]?[jt]s$/.test(entry.name)) continue;
       const base = entry.isDirectory() ? entry.name : entry.name.replace(/\.[cm]?[jt]s$/, '');
-      const name = base.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+      const camel = base.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+      const name = prefix + camel.charAt(0).toLowerCase() + camel.slice(1);
       // a file beside a directory of the same name: the loader's last one; neither is read as a module
-      names.set(name, entry.isDirectory() || names.has(name) ? undefined : join(root, EGG_SERVICE_DIR, base));
+      names.set(name, entry.isDirectory() || names.has(name) ? undefined : join(dir, base));
+      if (entry.isDirectory() && depth < 4) list(join(dir, entry.name), `${name}.`, depth + 1);
     }
-  } catch {
-    // no app/service/: no services
-  }
+  };
+  list(join(root, EGG_SERVICE_DIR), '', 0);
   if (services.size > 1000) services.clear();
   services.set(root, { at: now, names });
   return names;

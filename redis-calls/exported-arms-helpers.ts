@@ -27,6 +27,7 @@
  * (`helper-keys.ts`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { logsOnly } from './pass-through.js';
 import { commonJsExportName, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /**
@@ -62,12 +63,14 @@ export function exportedThroughModuleObject(context: AnyContext, fn: FunctionLik
 /**
  * An early return that only decides whether the function goes on (`if (!c) return false;`, `if
  * (!client) return;`, `if (c.status !== 'ready') return null;`): an `if` with no `else` whose
- * branch is a lone `return` of nothing or of a literal.
+ * branch is a lone `return` of nothing or of a literal, after statements that only log (`if (!c) {
+ * console.warn('redis unavailable'); return false; }`).
  */
 export function earlyReturn(statement: TSESTree.Statement): boolean {
   if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate) return false;
-  const body = statement.consequent.type === AST_NODE_TYPES.BlockStatement && statement.consequent.body.length === 1 ? statement.consequent.body[0]! : statement.consequent;
-  if (body.type !== AST_NODE_TYPES.ReturnStatement) return false;
+  const block = statement.consequent.type === AST_NODE_TYPES.BlockStatement ? statement.consequent.body : [statement.consequent];
+  const body = block[block.length - 1];
+  if (body?.type !== AST_NODE_TYPES.ReturnStatement || !block.slice(0, -1).every(logsOnly)) return false;
   const value = body.argument && unwrap(body.argument);
   return !value || value.type === AST_NODE_TYPES.Literal || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
 }

@@ -297,7 +297,13 @@ function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number)
   if (service !== undefined && from) {
     // the module exports the class (`module.exports = RedisService`, `export default class ...`): Egg makes its instances
     const exported = detector.exported({ source: specifierOf(from, service), own: true, imported: 'default' });
-    const cls = exported && unwrap(exported.node);
+    let cls = exported && unwrap(exported.node);
+    // or a function of the application returning the class (`module.exports = app => class extends
+    // app.Service {...}`, Egg 1.x's form): the loader calls it with the application
+    if (cls?.type === AST_NODE_TYPES.ArrowFunctionExpression || cls?.type === AST_NODE_TYPES.FunctionExpression || cls?.type === AST_NODE_TYPES.FunctionDeclaration) {
+      const returned = returnedExpressions(cls);
+      cls = returned.length === 1 ? unwrap(returned[0]!) : undefined;
+    }
     if (cls?.type === AST_NODE_TYPES.ClassDeclaration || cls?.type === AST_NODE_TYPES.ClassExpression) return { node: cls, detector: exported!.detector };
     return cls?.type === AST_NODE_TYPES.Identifier ? classNamed(exported!.detector, cls, depth + 1) : undefined;
   }

@@ -18,13 +18,14 @@
  * Date().getTime()`, `+new Date()`, or a `const` bound to one (`const now = Date.now()`, `const now =
  * new Date(); now.getTime()`). T is any such clock reading.
  *
- * Not read (the time left stays one): a deadline that comes from a parameter, a caller, a member or
+ * Not read (the time left stays one): a deadline the function may outlast, with an `await` or
+ * `yield` between it and the subtraction (or in a loop around the subtraction only), a deadline that comes from a parameter, a caller, a member or
  * another function (`opts.expires - Date.now()`, `cookie.expires.getTime() - Date.now()`, an object
  * literal's property, which a later spread may replace), one assigned on several paths, and a
  * difference of two times neither of which is the clock.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, encloses, findVariable, isLoop, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** How many bindings and wrappers are followed. */
 const MAX_DEPTH = 8;
@@ -38,7 +39,37 @@ const MAX_DEPTH = 8;
 export function freshDeadlineSpan(context: AnyContext, difference: TSESTree.BinaryExpression): TSESTree.Node | undefined {
   if (difference.operator !== '-') return undefined;
   if (!clockReading(context, difference.right, 0)) return undefined;
-  return spanOfDeadline(context, difference.left, enclosingFunction(difference), 0);
+  const fn = enclosingFunction(difference);
+  const span = spanOfDeadline(context, difference.left, fn, 0);
+  // the deadline's `N + C`; an `await` (or `yield`) between it and the subtraction lets any time pass
+  const deadline = span?.parent;
+  return span && deadline && fn && !suspendsBetween(context, fn, deadline, difference) ? span : undefined;
+}
+
+/**
+ * Whether the function `fn` may suspend after the deadline `deadline` is computed and before
+ * `difference` reads the clock again: an `await` / `yield` that completes between them in source
+ * order (`const deadline = Date.now() + 5000; await work(); ... deadline - Date.now()`: the work
+ * may outlast the span), or one anywhere in a loop around the subtraction that does not hold the
+ * deadline (a later turn of the loop reads the clock after it). The `await` of the write the
+ * subtraction is an argument of completes after it, and counts only from a loop.
+ */
+function suspendsBetween(context: AnyContext, fn: TSESTree.Node, deadline: TSESTree.Node, difference: TSESTree.Node): boolean {
+  let loop: TSESTree.Node | undefined;
+  for (let current = difference.parent; current && current !== fn; current = current.parent) {
+    if (isLoop(current) && !encloses(current, deadline)) loop = current;
+  }
+  const suspends = (node: TSESTree.Node): boolean => node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.YieldExpression || (node.type === AST_NODE_TYPES.ForOfStatement && node.await);
+  return walk(
+    context,
+    fn,
+    (node) => {
+      if (!suspends(node)) return undefined;
+      if (loop && encloses(loop, node)) return 'stop';
+      return node.range[1] > deadline.range[1] && node.range[1] <= difference.range[0] ? 'stop' : undefined;
+    },
+    { skipFunctions: true },
+  );
 }
 
 /** C of a deadline `N + C` read through the wrappers and same-function bindings the module comment lists. */

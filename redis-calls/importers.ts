@@ -86,6 +86,11 @@ const DECLARATION = /(?:^|[{,;])[\t ]*(?:(?:public|private|protected|static|asyn
  */
 const FUNCTION_DECLARATION = /(?:^|[;{}])[\t ]*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/gm;
 const EXPORTS = /\bmodule\.exports\b|\bexports\.[A-Za-z_$]/;
+/**
+ * A member of a CommonJS module's exports assigned a value (`exports.setJson = async function (`,
+ * `module.exports.setJson = (`): a method of the object its importers `require`.
+ */
+const EXPORTS_MEMBER = /\b(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=(?!=)/g;
 
 const factsOf = fileMemo((path): FileFacts | undefined => {
   let text = '';
@@ -96,7 +101,11 @@ const factsOf = fileMemo((path): FileFacts | undefined => {
   }
   const namesRedis = NAMES_REDIS.test(text);
   const declared: ReadonlySet<string> = namesRedis
-    ? new Set([...Array.from(text.matchAll(DECLARATION), (m) => m[1]!), ...(EXPORTS.test(text) ? Array.from(text.matchAll(FUNCTION_DECLARATION), (m) => m[1]!) : [])])
+    ? new Set([
+        ...Array.from(text.matchAll(DECLARATION), (m) => m[1]!),
+        ...(EXPORTS.test(text) ? Array.from(text.matchAll(FUNCTION_DECLARATION), (m) => m[1]!) : []),
+        ...Array.from(text.matchAll(EXPORTS_MEMBER), (m) => m[1]!),
+      ])
     : NO_NAMES;
   return { specifiers: importSpecifiers(text), namesRedis, declared };
 }, undefined);

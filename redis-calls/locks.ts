@@ -6,7 +6,7 @@
  * share.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_DELETE_KEY, LOCK_OWNER_WRITES, type KeyEffect } from '../semantics/commands.js';
+import { EFFECTS_THAT_DELETE_KEY, LOCK_OWNER_WRITES, STRING_COUNTERS, type KeyEffect } from '../semantics/commands.js';
 import { fileIndexOf } from './file-index.js';
 import type { RedisCall } from './normalize.js';
 import { keyShapeOf } from './key-shape.js';
@@ -40,7 +40,8 @@ export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): 
  * The release of a lock taken without TTL: a write of a key the code names a lock
  * (a word of its key, `names.ts` LOCK_KEY_WORD: `rpc:lock`, `mutex:sync`, not `leaderboard`; or an
  * owner token as the value of SET ... NX / SETNX) that creates it
- * (SET ... NX, SETNX, INCR used as a counter of holders), and a deletion of the same key (DEL,
+ * (SET ... NX, SETNX, INCR used as a counter of holders; not SADD / HSET / LPUSH of a set, hash
+ * or list named so, which holds members), and a deletion of the same key (DEL,
  * UNLINK, GETDEL) elsewhere in the file: later in the writer's own function on any path (a
  * `finally`, the end of the work), or in another function (a `release()` beside the `acquire()`):
  *
@@ -62,7 +63,9 @@ export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): 
  */
 export function releasedUnexpiringLock(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const action = call.description.keys.find((k) => k.arg === arg);
-  if (!action || !LOCK_CREATING_EFFECTS.has(action.effect)) return undefined;
+  // a lock is one string: taken by SET ... NX / SETNX, or counted by INCR; a set, hash or list
+  // whose name says lock (`auth:locked_accounts`, `dhcp:leases`) holds members, not a lock
+  if (!action || !LOCK_CREATING_EFFECTS.has(action.effect) || (action.effect === 'create-in-place' && !STRING_COUNTERS.has(call.command))) return undefined;
   const keyNode = call.argNodes[arg];
   if (!keyNode) return undefined;
   // the key's words (not `leaderboard`), or an owner token as the value of SET ... NX / SETNX

@@ -428,7 +428,7 @@ function clockArithmetic(input: TSESTree.Node): 'clock' | 'plain' | undefined {
 const CLOCK_READS = new Set(['Date.now', 'performance.now', 'process.hrtime', 'process.hrtime.bigint']);
 
 /** A log line: `console.debug(...)`, `this.logger.info(...)`, the `debug` package's `debug(...)`, also under an `if`. */
-function logsOnly(statement: TSESTree.Statement): boolean {
+export function logsOnly(statement: TSESTree.Statement): boolean {
   if (statement.type === AST_NODE_TYPES.IfStatement) return !statement.alternate && logsOnly(statement.consequent);
   if (statement.type === AST_NODE_TYPES.BlockStatement) return statement.body.length > 0 && statement.body.every(logsOnly);
   if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.CallExpression) return false;
