@@ -42,8 +42,9 @@
  *   (`{ ex: ttl }`), or an options `const` changed after its literal (`opts.nx = true`,
  *   `Object.assign(opts, ...)`), decides nothing, so the call reaches;
  * - each call that reaches passes a key persistent by design (a `persistentKeys` pattern) or,
- *   with `allowConstantKeys`, a bounded one (one constant key): the write is left alone; any
- *   other key (a run-time id) keeps the finding, at the write;
+ *   with `allowConstantKeys`, a bounded one (one constant key): the write is left alone (unless
+ *   a caller of the file passes a lock the file releases: `policy.ts` then reports the write,
+ *   `locks.ts` releasedHelperLock); any other key (a run-time id) keeps the finding, at the write;
  * - calls found, none reaching the write: the arm is code no caller runs (`allowUncalledCode`
  *   decides); no call found at all: today's behaviour (`uncalled.ts`).
  *
