@@ -15,6 +15,7 @@ import { hasStaticPart } from './key-id.js';
 import { unwrap, type AnyContext, type FunctionLike } from './static.js';
 import { keyParameter } from './helper-keys.js';
 import { callSitesOf } from './facades.js';
+import { callReachesWrite } from './wrapper-callers.js';
 
 /**
  * Whether the write of the key at argument `arg` names a lock: the key's shape (`lock:*`,
@@ -103,7 +104,8 @@ export function releasedHelperLock(context: AnyContext, call: RedisCall, arg: nu
   if (!parameter) return undefined;
   const value = call.argNodes[arg + 1];
   const ownerToken = value !== undefined && LOCK_OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value));
-  for (const argument of ownArguments(context, parameter.fn, parameter.index)) {
+  // the calls that reach the write (an options argument may choose another arm: `{ nx: true, ex: 30 }`)
+  for (const argument of ownArguments(context, parameter.fn, parameter.index, call.node)) {
     const shape = keyShapeOf(context, argument);
     if (!shape.constant || keyParameter(context, argument) !== undefined) continue;
     if (!ownerToken && !wordsOf(shape.shape).some((word) => LOCK_KEY_WORD.test(word))) continue;
@@ -150,15 +152,22 @@ function deletionOf(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node
 /**
  * The arguments at `index` of the calls of `fn` written in the linted file (`facades.ts`
  * callSitesOf: `this.m(...)`, a method of an instance of its class, a function of the module);
- * none when its callers cannot be known.
+ * none when its callers cannot be known. With `write`, only the calls that may reach that write
+ * of `fn` (`wrapper-callers.ts` callReachesWrite) and that the rules do not read as a command
+ * themselves (a facade's callers are judged where they are).
  */
-function ownArguments(context: AnyContext, fn: FunctionLike, index: number): TSESTree.Node[] {
+function ownArguments(context: AnyContext, fn: FunctionLike, index: number, write?: TSESTree.Node): TSESTree.Node[] {
   const found = callSitesOf(context, fn);
   if (!found) return [];
   const program = context.sourceCode.ast;
+  const facadeCalls = write ? fileIndexOf(context).facadeCalls : [];
   const args: TSESTree.Node[] = [];
   for (const { call } of found.sites) {
     if (programOf(call) !== program) continue;
+    if (write && !callReachesWrite(context, fn, write, call, context)) continue;
+    // a call the rules read as the command itself (a facade's caller, `facades.ts`) is judged
+    // where it is: its lock is reported there, not again at the helper's write
+    if (write && facadeCalls.some((command) => command.node === call)) continue;
     if (call.arguments.slice(0, index + 1).some((a) => a.type === AST_NODE_TYPES.SpreadElement)) continue;
     const argument = call.arguments[index];
     if (argument) args.push(argument);

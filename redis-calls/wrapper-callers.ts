@@ -119,6 +119,17 @@ export function callersDecide(context: AnyContext, write: TSESTree.Node, keyNode
   return constant ? 'constant' : 'persistent';
 }
 
+/**
+ * Whether the call `call` of `fn` (written in the module of `at`) may reach `write` in `fn`: no
+ * test between the start of `fn` and the write is decided against it by the call's arguments
+ * (`opts?.nx` with `{ nx: true, ex: 30 }` does not reach the `{ nx }`-only arm). A write in a nested
+ * function is reached (its tests decide nothing).
+ */
+export function callReachesWrite(context: AnyContext, fn: FunctionLike, write: TSESTree.Node, call: TSESTree.CallExpression, at: AnyContext): boolean {
+  const guards = guardsOf(write, fn);
+  return !guards || reaches(context, fn, guards, { call, context: at });
+}
+
 function parameterIsRest(fn: FunctionLike, index: number): boolean {
   return fn.params[index]?.type === AST_NODE_TYPES.RestElement;
 }

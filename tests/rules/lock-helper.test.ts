@@ -8,13 +8,15 @@
  * exempt the helper's write (`redis-calls/locks.ts` releasedHelperLock). The finding is at the
  * helper's write, where `helper-keys.ts` and `wrapper-callers.ts` leave a helper's finding that
  * its callers do not exempt (a helper read as a pass-through facade is a command at its callers,
- * and reported there, as before).
+ * and reported there once, as before). Only calls that reach the write count: a lock caller whose
+ * options choose the helper's NX arm without TTL makes that arm the finding.
  *
  * Near misses, not reported: callers passing constant keys not named as a lock (deleted as well),
  * the same lock helper with PX, a lock helper whose key nothing in the file deletes (a flag set for
- * good: the ordinary constant key), a DEL of another lock than the one the helper takes, and a
- * helper whose lock key comes from a caller in another module (only the file's own callers are
- * read: that caller's verdict is today's).
+ * good: the ordinary constant key), a DEL of another lock than the one the helper takes, a lock
+ * caller whose options choose the helper's arm with a TTL (`wrapper-callers.ts` reach: the no-TTL
+ * arm is another caller's write), and a helper whose lock key comes from a caller in another
+ * module (only the file's own callers are read: that caller's verdict is today's).
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,29 @@ const OWNED_RELEASE = `  async release(key: string) {
     if ((await redis.get(key)) !== null) await redis.del(key);
   }`;
 
+/** A store object whose put chooses its SET by its options (a GET first: no facade); the lock caller passes `lockOptions`. */
+const store = (lockOptions: string, before = 'console.log(await redis.get(key));') => `import Redis from 'ioredis';
+const redis = new Redis();
+export const store = {
+  async put(key: string, value: string, opts?: { nx?: boolean; ex?: number }) {
+    ${before}
+    if (opts?.nx && opts?.ex) return redis.set(key, value, 'EX', opts.ex, 'NX');
+    if (opts?.nx) return redis.set(key, value, 'NX');
+    return redis.set(key, value, 'EX', 60);
+  },
+};
+export async function draw() {
+  await store.put('lottery:total', '0', { nx: true });
+  if (!(await store.put('lottery:draw:lock', 'owner', ${lockOptions}))) return;
+  try {
+    await work();
+  } finally {
+    await redis.del('lottery:draw:lock');
+  }
+}
+async function work() {}
+`;
+
 describe('a lock taken through a helper whose key is its parameter, released in the file', () => {
   it('INCR helper of a lock class, released through its release helper: reported at the INCR', () => {
     expect(lint({ 'src/jobs.ts': locks(DEL_RELEASE) })).toEqual([[INCR, 'noExpiry', 5, 33]]);
@@ -110,6 +135,9 @@ async function work() {}
 `;
     expect(lint({ 'src/jobs.ts': code })).toEqual([[SET, 'createWithoutTtl', 6, 28]]);
   });
+  it('a lock caller of a helper with option arms reaching its NX arm without TTL: reported at that arm', () => {
+    expect(lint({ 'src/jobs.ts': store('{ nx: true }') })).toEqual([[SET, 'createWithoutTtl', 7, 32]]);
+  });
 });
 
 describe('near misses: still one bounded key, or no lock the file releases', () => {
@@ -128,6 +156,12 @@ describe('near misses: still one bounded key, or no lock the file releases', () 
   it('a DEL of another lock than the one the helper takes', () => {
     const code = locks('', "'jobs:sync:lock'", "await redis.del('jobs:import:lock')");
     expect(lint({ 'src/jobs.ts': code })).toEqual([]);
+  });
+  it('a lock caller whose options choose the helper\'s arm with EX: the no-TTL NX arm is not its write', () => {
+    expect(lint({ 'src/jobs.ts': store('{ nx: true, ex: 30 }') })).toEqual([]);
+  });
+  it('a pass-through facade of the lock: its caller is the command, reported there once, as before', () => {
+    expect(lint({ 'src/jobs.ts': store('{ nx: true }', '') })).toEqual([[SET, 'createWithoutTtl', 13, 21]]);
   });
   it('the lock key comes from a caller in another module, released there: the helper module keeps its verdict', () => {
     const lib = `import Redis from 'ioredis';
