@@ -15,7 +15,9 @@
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
  *   `allowConstantKeys` (on in `recommended`) it is reported only when the file itself gives that
  *   key a TTL somewhere (then a missing or non-atomic expiry is a bug); `embedded-lua` reads a
- *   script's `KEYS[i]` with the same decision ({@link unexpiredBoundedKey});
+ *   script's `KEYS[i]` with the same decision ({@link unexpiredBoundedKey}). A lock created without
+ *   TTL and released by the file's code is no bounded key (`redis-calls/locks.ts`): written with
+ *   its constant key, or through a helper whose key parameter a caller of the file gives it;
  * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
  *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
  * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
@@ -77,7 +79,7 @@ import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
 import { callersDecide } from './wrapper-callers.js';
-import { releasedUnexpiringLock } from './locks.js';
+import { releasedHelperLock, releasedUnexpiringLock } from './locks.js';
 import { untrimmedStreamAppend } from './untrimmed-stream.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
@@ -314,7 +316,10 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // a wrapper method's key (and arm) chosen by its callers: every call reaching the write passes a
   // persistent or bounded key, or none reaches it (redis-calls/wrapper-callers.ts)
   const decided = callersDecide(context, call.node, keyNode, call.client.keyPrefix, options);
-  if (decided === 'persistent' || decided === 'constant') return decided;
+  if (decided === 'persistent') return decided;
+  // a bounded key of the callers, unless a caller in this file passes a lock the file releases:
+  // held forever by an owner that dies first (locks.ts releasedHelperLock)
+  if (decided === 'constant' && !releasedHelperLock(context, call, call.argNodes.indexOf(keyNode))) return decided;
   if (decided === 'unreached' && options.allowUncalledCode !== false) return 'uncalled';
   // a method or function of an application nothing else names (redis-calls/uncalled.ts)
   if (options.allowUncalledCode !== false && uncalledDeclaration(context, call.node) !== undefined) return 'uncalled';

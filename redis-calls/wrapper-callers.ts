@@ -42,8 +42,9 @@
  *   (`{ ex: ttl }`), or an options `const` changed after its literal (`opts.nx = true`,
  *   `Object.assign(opts, ...)`), decides nothing, so the call reaches;
  * - each call that reaches passes a key persistent by design (a `persistentKeys` pattern) or,
- *   with `allowConstantKeys`, a bounded one (one constant key): the write is left alone; any
- *   other key (a run-time id) keeps the finding, at the write;
+ *   with `allowConstantKeys`, a bounded one (one constant key): the write is left alone (unless
+ *   a caller of the file passes a lock the file releases: `policy.ts` then reports the write,
+ *   `locks.ts` releasedHelperLock); any other key (a run-time id) keeps the finding, at the write;
  * - calls found, none reaching the write: the arm is code no caller runs (`allowUncalledCode`
  *   decides); no call found at all: today's behaviour (`uncalled.ts`).
  *
@@ -116,6 +117,17 @@ export function callersDecide(context: AnyContext, write: TSESTree.Node, keyNode
   }
   if (reached === 0) return 'unreached';
   return constant ? 'constant' : 'persistent';
+}
+
+/**
+ * Whether the call `call` of `fn` (written in the module of `at`) may reach `write` in `fn`: no
+ * test between the start of `fn` and the write is decided against it by the call's arguments
+ * (`opts?.nx` with `{ nx: true, ex: 30 }` does not reach the `{ nx }`-only arm). A write in a nested
+ * function is reached (its tests decide nothing).
+ */
+export function callReachesWrite(context: AnyContext, fn: FunctionLike, write: TSESTree.Node, call: TSESTree.CallExpression, at: AnyContext): boolean {
+  const guards = guardsOf(write, fn);
+  return !guards || reaches(context, fn, guards, { call, context: at });
 }
 
 function parameterIsRest(fn: FunctionLike, index: number): boolean {
