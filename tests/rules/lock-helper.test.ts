@@ -145,6 +145,25 @@ describe('near misses: still one bounded key, or no lock the file releases', () 
     const code = locks(DEL_RELEASE, "'jobs:processed'").replace("await locks.release('jobs:processed');", "await locks.release('jobs:processed');\n    await locks.acquire('leaderboard');\n    await locks.release('leaderboard');");
     expect(lint({ 'src/jobs.ts': code })).toEqual([]);
   });
+  it('a set whose name says lock (members of locked accounts), added through a helper and deleted: no lock, one bounded key', () => {
+    const code = `import Redis from 'ioredis';
+const redis = new Redis();
+class Accounts {
+  async add(key: string, id: string) {
+    console.log(await redis.scard(key));
+    await redis.sadd(key, id);
+  }
+}
+export const accounts = new Accounts();
+export async function lockOut(id: string) {
+  await accounts.add('auth:locked_accounts', id);
+}
+export async function unlockAll() {
+  await redis.del('auth:locked_accounts');
+}
+`;
+    expect(lint({ 'src/jobs.ts': code })).toEqual([]);
+  });
   it('the same lock helper with PX', () => {
     const code = locks(DEL_RELEASE).replace('const holders = await redis.incr(key);', "const holders = (await redis.set(key, '1', 'PX', 30000, 'NX')) ? 1 : 2;");
     expect(lint({ 'src/jobs.ts': code })).toEqual([]);
