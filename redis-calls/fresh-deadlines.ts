@@ -19,7 +19,9 @@
  * new Date(); now.getTime()`). T is any such clock reading.
  *
  * Not read (the time left stays one): a deadline the function may outlast, with an `await` or
- * `yield` between it and the subtraction (or in a loop around the subtraction only), a deadline that comes from a parameter, a caller, a member or
+ * `yield` between N's reading of the clock and the subtraction (or in a loop around the
+ * subtraction only), a clock reading N bound outside the function (`const START = Date.now()` at
+ * module load), a deadline that comes from a parameter, a caller, a member or
  * another function (`opts.expires - Date.now()`, `cookie.expires.getTime() - Date.now()`, an object
  * literal's property, which a later spread may replace), one assigned on several paths, and a
  * difference of two times neither of which is the clock.
@@ -40,19 +42,20 @@ export function freshDeadlineSpan(context: AnyContext, difference: TSESTree.Bina
   if (difference.operator !== '-') return undefined;
   if (!clockReading(context, difference.right, 0)) return undefined;
   const fn = enclosingFunction(difference);
-  const span = spanOfDeadline(context, difference.left, fn, 0);
-  // the deadline's `N + C`; an `await` (or `yield`) between it and the subtraction lets any time pass
-  const deadline = span?.parent;
-  return span && deadline && fn && !suspendsBetween(context, fn, deadline, difference) ? span : undefined;
+  const deadline = spanOfDeadline(context, difference.left, fn, 0);
+  // N's reading of the clock; an `await` (or `yield`) between it and the subtraction lets any time pass
+  return deadline && fn && !suspendsBetween(context, fn, deadline.reading, difference) ? deadline.span : undefined;
 }
 
 /**
- * Whether the function `fn` may suspend after the deadline `deadline` is computed and before
- * `difference` reads the clock again: an `await` / `yield` that completes between them in source
- * order (`const deadline = Date.now() + 5000; await work(); ... deadline - Date.now()`: the work
- * may outlast the span), or one anywhere in a loop around the subtraction that does not hold the
- * deadline (a later turn of the loop reads the clock after it). The `await` of the write the
- * subtraction is an argument of completes after it, and counts only from a loop.
+ * Whether the function `fn` may suspend after the deadline's clock reading `deadline` (N of `N +
+ * C`, where the clock was read: `Date.now()` of `const now = Date.now()`) and before `difference`
+ * reads the clock again: an `await` / `yield` that completes between them in source order (`const
+ * deadline = Date.now() + 5000; await work(); ... deadline - Date.now()`, or `const now =
+ * Date.now(); await work(); const d = now + 5000`: the work may outlast the span), or one anywhere
+ * in a loop around the subtraction that does not hold the reading (a later turn of the loop reads
+ * the clock after it). The `await` of the write the subtraction is an argument of completes after
+ * it, and counts only from a loop.
  */
 function suspendsBetween(context: AnyContext, fn: TSESTree.Node, deadline: TSESTree.Node, difference: TSESTree.Node): boolean {
   let loop: TSESTree.Node | undefined;
@@ -72,11 +75,21 @@ function suspendsBetween(context: AnyContext, fn: TSESTree.Node, deadline: TSEST
   );
 }
 
-/** C of a deadline `N + C` read through the wrappers and same-function bindings the module comment lists. */
-function spanOfDeadline(context: AnyContext, node: TSESTree.Node, fn: TSESTree.Node | undefined, depth: number): TSESTree.Node | undefined {
+/** A deadline `N + C`: the node of C as written, and N's reading of the clock (the expression that reads it). */
+interface Deadline {
+  span: TSESTree.Node;
+  reading: TSESTree.Node;
+}
+
+/**
+ * The deadline `N + C` read through the wrappers and same-function bindings the module comment
+ * lists; N must read the clock in `fn` (a reading bound at module load, `const START = Date.now()`,
+ * is no fresh deadline: any time may have passed since).
+ */
+function spanOfDeadline(context: AnyContext, node: TSESTree.Node, fn: TSESTree.Node | undefined, depth: number): Deadline | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
-  const next = (n: TSESTree.Node): TSESTree.Node | undefined => spanOfDeadline(context, n, fn, depth + 1);
+  const next = (n: TSESTree.Node): Deadline | undefined => spanOfDeadline(context, n, fn, depth + 1);
   switch (bare.type) {
     case AST_NODE_TYPES.Identifier: {
       const init = sameFunctionInitializer(context, bare, fn);
@@ -102,9 +115,12 @@ function spanOfDeadline(context: AnyContext, node: TSESTree.Node, fn: TSESTree.N
       return bare.operator === '+' ? next(bare.argument) : undefined;
     case AST_NODE_TYPES.BinaryExpression:
       if (bare.operator !== '+') return undefined;
-      if (clockReading(context, bare.left, depth + 1)) return bare.right;
-      if (clockReading(context, bare.right, depth + 1)) return bare.left;
-      return undefined;
+      {
+        const left = clockReading(context, bare.left, depth + 1, fn);
+        if (left) return { span: bare.right, reading: left };
+        const right = clockReading(context, bare.right, depth + 1, fn);
+        return right ? { span: bare.left, reading: right } : undefined;
+      }
     default:
       return undefined;
   }
@@ -118,45 +134,53 @@ function sameFunctionInitializer(context: AnyContext, id: TSESTree.Identifier, f
 }
 
 /**
- * Whether `node` reads the clock as a Unix time in milliseconds: `Date.now()`, `new
+ * Where `node` reads the clock as a Unix time in milliseconds: `Date.now()`, `new
  * Date().getTime()` / `.valueOf()`, `+new Date()`, `Number(new Date())`, or a `const` bound to one
- * (`const now = Date.now()`; `now.getTime()` with `const now = new Date()`).
+ * (`const now = Date.now()`; `now.getTime()` with `const now = new Date()`). Returns the
+ * expression that reads it (`Date.now()`, `new Date()`), `undefined` for no clock reading.
+ * @param fn when given, a `const` counts only when declared in this function (N of a deadline);
+ *   without it, any `const` (T, the reading the subtraction makes)
  */
-function clockReading(context: AnyContext, node: TSESTree.Node, depth: number): boolean {
-  if (depth > MAX_DEPTH) return false;
+function clockReading(context: AnyContext, node: TSESTree.Node, depth: number, fn?: TSESTree.Node): TSESTree.Node | undefined {
+  if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
   switch (bare.type) {
     case AST_NODE_TYPES.Identifier: {
-      const init = constInitializer(context, bare);
-      return init !== undefined && clockReading(context, init, depth + 1);
+      const init = boundValue(context, bare, fn);
+      return init && clockReading(context, init, depth + 1, fn);
     }
     case AST_NODE_TYPES.UnaryExpression:
-      return bare.operator === '+' && currentDate(context, bare.argument, depth + 1);
+      return bare.operator === '+' ? currentDate(context, bare.argument, depth + 1, fn) : undefined;
     case AST_NODE_TYPES.CallExpression: {
       const callee = unwrap(bare.callee);
       if (callee.type === AST_NODE_TYPES.Identifier) {
         const [only] = bare.arguments;
-        return callee.name === 'Number' && bare.arguments.length === 1 && only !== undefined && only.type !== AST_NODE_TYPES.SpreadElement && currentDate(context, only, depth + 1);
+        return callee.name === 'Number' && bare.arguments.length === 1 && only !== undefined && only.type !== AST_NODE_TYPES.SpreadElement ? currentDate(context, only, depth + 1, fn) : undefined;
       }
-      if (callee.type !== AST_NODE_TYPES.MemberExpression || bare.arguments.length !== 0) return false;
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || bare.arguments.length !== 0) return undefined;
       const name = propertyName(callee.property, callee.computed);
       const object = unwrap(callee.object);
-      if (name === 'now') return object.type === AST_NODE_TYPES.Identifier && object.name === 'Date' && (findVariable(context, object)?.defs.length ?? 0) === 0;
-      return (name === 'getTime' || name === 'valueOf') && currentDate(context, object, depth + 1);
+      if (name === 'now') return object.type === AST_NODE_TYPES.Identifier && object.name === 'Date' && (findVariable(context, object)?.defs.length ?? 0) === 0 ? bare : undefined;
+      return name === 'getTime' || name === 'valueOf' ? currentDate(context, object, depth + 1, fn) : undefined;
     }
     default:
-      return false;
+      return undefined;
   }
 }
 
-/** `new Date()` with no argument (the current time), or a `const` bound to it. */
-function currentDate(context: AnyContext, node: TSESTree.Node, depth: number): boolean {
-  if (depth > MAX_DEPTH) return false;
+/** `new Date()` with no argument (the current time), or a `const` bound to it: the `new Date()`. */
+function currentDate(context: AnyContext, node: TSESTree.Node, depth: number, fn?: TSESTree.Node): TSESTree.Node | undefined {
+  if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
-  if (bare.type === AST_NODE_TYPES.NewExpression) return isDateConstructor(bare) && bare.arguments.length === 0;
-  if (bare.type !== AST_NODE_TYPES.Identifier) return false;
-  const init = constInitializer(context, bare);
-  return init !== undefined && currentDate(context, init, depth + 1);
+  if (bare.type === AST_NODE_TYPES.NewExpression) return isDateConstructor(bare) && bare.arguments.length === 0 ? bare : undefined;
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const init = boundValue(context, bare, fn);
+  return init && currentDate(context, init, depth + 1, fn);
+}
+
+/** The value of the `const` `id` names: declared in `fn` when `fn` is given ({@link sameFunctionInitializer}), anywhere otherwise. */
+function boundValue(context: AnyContext, id: TSESTree.Identifier, fn: TSESTree.Node | undefined): TSESTree.Expression | undefined {
+  return fn ? sameFunctionInitializer(context, id, fn) : constInitializer(context, id);
 }
 
 function isDateConstructor(node: TSESTree.NewExpression): boolean {

@@ -7,7 +7,8 @@
  *
  * Near misses that stay reported: a deadline from a parameter or a member (`opts.expires -
  * Date.now()`), an object literal's deadline a later spread may replace, a deadline set in another
- * function, a deadline assigned on several paths, a span <= 0, and a difference of two times
+ * function, a deadline built in the function from a clock reading made at module load or before an
+ * `await`, a deadline assigned on several paths, a span <= 0, and a difference of two times
  * neither of which is the clock.
  */
 import positive from '../../rules/expire-needs-positive-ttl.js';
@@ -48,6 +49,15 @@ runRule(untypedTester, 'expire-needs-positive-ttl', positive, {
     ),
     // set in another function (a module-level deadline computed at start-up)
     computed(ioredis(`const expires = Date.now() + 60_000;\nexport async function f(key: string, v: string) {\n  await redis.set(key, v, 'PX', expires - Date.now());\n}`), 'expires - Date.now()', 5, 33),
+    // N read at module load (a start-up time), the deadline built in the function: any time may have passed since
+    computed(ioredis(`const START = Date.now();\nexport async function f(key: string, v: string) {\n  const expires = START + 60_000;\n  await redis.set(key, v, 'PX', expires - Date.now());\n}`), 'expires - Date.now()', 6, 33),
+    // N read before an await, the deadline built after it: the work may outlast the span
+    computed(
+      ioredis(`export async function f(key: string, v: string) {\n  const now = Date.now();\n  await work();\n  const expires = now + 60_000;\n  await redis.set(key, v, 'PX', expires - Date.now());\n}\nasync function work() {}`),
+      'expires - Date.now()',
+      7,
+      33,
+    ),
     // assigned on several paths
     computed(
       ioredis(`export async function f(key: string, v: string, long: boolean, at: number) {\n  let expires = Date.now() + 60_000;\n  if (long) expires = at;\n  await redis.set(key, v, 'PX', expires - Date.now());\n}`),
