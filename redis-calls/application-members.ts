@@ -78,7 +78,9 @@ export function isEggService(context: AnyContext, receiver: TSESTree.Node): bool
  * The module of the Egg.js service `receiver` is ({@link isEggService}): the path of
  * `app/service/<file>` without its extension, so its class's methods can be read at their callers
  * (a pass-through `set(key, value)` of the service is judged where `ctx.service.redis.set(...)` is
- * called, `redis-calls/facades.ts`); `undefined` for no service or a directory of services.
+ * called, `redis-calls/facades.ts`); `undefined` for no service, a directory of services, or a
+ * file beside a directory of its name (two files of one base name, `redis.ts` and `redis.js`, are
+ * one module).
  */
 export function eggServiceModule(context: AnyContext, receiver: TSESTree.Node): string | undefined {
   return eggServiceEntry(context, receiver)?.module;
@@ -200,8 +202,10 @@ function serviceNames(root: string): ReadonlyMap<string, string | undefined> {
       const base = entry.isDirectory() ? entry.name : entry.name.replace(/\.[cm]?[jt]s$/, '');
       const camel = base.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
       const name = prefix + camel.charAt(0).toLowerCase() + camel.slice(1);
-      // a file beside a directory of the same name: the loader's last one; neither is read as a module
-      names.set(name, entry.isDirectory() || names.has(name) ? undefined : join(dir, base));
+      // a file beside a directory of the same name: the loader's last one; neither is read as a
+      // module. Two files of one base name (`redis.ts` compiled in place to `redis.js`) are one module
+      const module = join(dir, base);
+      names.set(name, entry.isDirectory() || (names.has(name) && names.get(name) !== module) ? undefined : module);
       if (entry.isDirectory() && depth < 4) list(join(dir, entry.name), `${name}.`, depth + 1);
     }
   };

@@ -47,6 +47,11 @@ describe("an Egg service that is a pass-through wrapper: its callers are judged 
     // the wrapper itself stays a pass-through (its callers decide)
     expect(lintApplication(roots, files, 'app/service/redis.ts', RULES, [], EGG_BOTH)).toEqual([]);
   });
+  it('the service compiled in place (redis.ts beside redis.js, one module): still reported at the caller', () => {
+    const compiled = WRAPPER.replace(/: string|\?: number/g, '');
+    const files = { 'app/service/redis.ts': WRAPPER, 'app/service/redis.js': compiled, 'app/controller/login.ts': controller('`token:${token}`, id') };
+    expect(lintApplication(roots, files, 'app/controller/login.ts', RULES, [], EGG_BOTH)).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 34]]);
+  });
   it('near miss: the caller passes the seconds: the EX arm, not reported', () => {
     const files = { 'app/service/redis.ts': WRAPPER, 'app/controller/login.ts': controller('`token:${token}`, id, 7200') };
     expect(lintApplication(roots, files, 'app/controller/login.ts', RULES, [], EGG_BOTH)).toEqual([]);
