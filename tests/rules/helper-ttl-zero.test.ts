@@ -63,6 +63,10 @@ describe('TTL-arms helpers of a CommonJS service module, called with a TTL that 
     const [first] = linter.verify(readFileSync(filename, 'utf8'), [{ files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' }, plugins: { t: { rules: { set: setRule as never } } }, rules: { 't/set': 'error' } }], { filename });
     expect(first?.message).toContain("(TTL `0` takes `redisService.setJson`'s SET without expiry, ./redisService.js:33.)");
   });
+  it('an early return whose own branch is the plain arm still chooses it: the caller leaving out the TTL is reported, the caller passing 60 is not', () => {
+    expect(lint('src/services/maybe.js')).toEqual([[6, 22, 'setWithoutTtl', 'SET of `maybe:session:*`']]);
+    expect(lint('src/services/maybeService.js')).toEqual([]);
+  });
   it('leaves the helpers themselves alone: their callers choose the key and the arm', () => {
     expect(lint('src/services/redisService.js')).toEqual([]);
   });
