@@ -42,7 +42,9 @@ const EGG_SERVICE_DIR = join('app', 'service');
 
 /** The client a framework plugin hands out as the member `receiver` is, with why (for messages). */
 export interface ApplicationClient {
+  /** The client family whose call syntax the member follows (ioredis for egg-redis). */
   flavor: ClientFlavor;
+  /** Why the member is that client, for a finding's explanation (`\`app.redis\` is egg-redis' ioredis client (...)`). */
   why: string;
 }
 

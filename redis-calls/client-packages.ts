@@ -204,11 +204,13 @@ export interface ApplicationMemberClient {
   dependencies: readonly string[];
   /** The objects the plugin sets the member on, by the names applications give them (`app`, `this.app`, `ctx.app`). */
   owners: readonly string[];
+  /** The member of the owner that holds the client (`redis` of `app.redis`). */
   member: string;
   /** The client package whose client the member is. */
   client: string;
 }
 
+/** The framework plugins whose application member is a client (`redis-calls/application-members.ts` reads them). */
 export const APPLICATION_MEMBER_CLIENTS: readonly ApplicationMemberClient[] = [
   {
     // egg-redis 2.x (`app.addSingleton('redis', ...)` making `new (config.Redis || require('ioredis'))(...)`;

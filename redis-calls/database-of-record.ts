@@ -60,7 +60,7 @@ import { pluginSettings } from './settings.js';
 import type { AnyContext } from './static.js';
 import { DEPENDENCY_FIELDS } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
-import { wordsOf } from './opaque-key.js';
+import { wordsOf } from './names.js';
 
 /** Modules of one package parsed for their expiries, at most; a package with more expiring modules is not read. */
 const MAX_EXPIRING_MODULES = 300;

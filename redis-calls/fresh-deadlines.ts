@@ -36,7 +36,8 @@ const MAX_DEPTH = 8;
  * The span C when `difference` is `deadline - clock` with `deadline` set to `clock + C` in the
  * function `difference` is in (see the module comment); `undefined` otherwise.
  * @param difference a subtraction (`expires.getTime() - Date.now()`)
- * @returns the node of C as written in the deadline's computation
+ * @returns the node of C as written in the deadline's computation (a span in milliseconds, as
+ *   the clock's Unix time is)
  */
 export function freshDeadlineSpan(context: AnyContext, difference: TSESTree.BinaryExpression): TSESTree.Node | undefined {
   if (difference.operator !== '-') return undefined;

@@ -29,8 +29,8 @@ const PATH_DEPENDENCY = /^(?:file|link):(.+)$/;
 
 /**
  * The directory of the package `name` that the nearest manifest above `dir` (the importing file's
- * directory) installs from a path of the repository (`"common": "file:../common"`), as its real
- * location; `undefined` when the nearest manifest naming it does so otherwise (a version range),
+ * directory) installs from a path of the repository (`"common": "file:../common"`), as an absolute
+ * path resolved from that manifest's directory (symbolic links not followed); `undefined` when the nearest manifest naming it does so otherwise (a version range),
  * or the path leaves the project (see the module comment).
  */
 export function localDependencyDir(dir: string, name: string): string | undefined {

@@ -26,6 +26,15 @@ import { callReachesWrite } from './wrapper-callers.js';
 export function namesLock(context: AnyContext, call: RedisCall, arg: number): boolean {
   const keyNode = call.argNodes[arg];
   if (keyNode && LOCK_WORDS.test(keyShapeOf(context, keyNode).shape)) return true;
+  return ownerTokenValue(context, call, arg);
+}
+
+/**
+ * Whether `call` is a command of `semantics/commands.ts` `LOCK_OWNER_WRITES` whose value after the
+ * key at argument `arg` reads as an owner token by the words of `names.ts` `LOCK_WORDS` (`owner`,
+ * `token`, a UUID: `set(k, token, 'NX')`).
+ */
+function ownerTokenValue(context: AnyContext, call: RedisCall, arg: number): boolean {
   const value = call.argNodes[arg + 1];
   return value !== undefined && LOCK_OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value));
 }
@@ -45,8 +54,9 @@ export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): 
  * owner token as the value of SET ... NX / SETNX) that creates it
  * (SET ... NX, SETNX, INCR used as a counter of holders; not SADD / HSET / LPUSH of a set, hash
  * or list named so, which holds members), and a deletion of the same key (DEL,
- * UNLINK, GETDEL) elsewhere in the file: later in the writer's own function on any path (a
- * `finally`, the end of the work), or in another function (a `release()` beside the `acquire()`):
+ * UNLINK, GETDEL) anywhere else in the file, before or after the write: in the writer's own
+ * function on any path (a `finally`, the end of the work), or in another function (a `release()`
+ * beside the `acquire()`):
  *
  * ```ts
  * const holders = await redis.incr('rpc:current-index:lock'); // the release below runs only if
@@ -105,8 +115,7 @@ export function releasedHelperLock(context: AnyContext, call: RedisCall, arg: nu
   const keyNode = call.argNodes[arg];
   const parameter = keyNode ? keyParameter(context, keyNode) : undefined;
   if (!parameter) return undefined;
-  const value = call.argNodes[arg + 1];
-  const ownerToken = value !== undefined && LOCK_OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value));
+  const ownerToken = ownerTokenValue(context, call, arg);
   // the calls that reach the write (an options argument may choose another arm: `{ nx: true, ex: 30 }`)
   for (const argument of ownArguments(context, parameter.fn, parameter.index, call.node)) {
     const shape = keyShapeOf(context, argument);
@@ -129,11 +138,7 @@ function takesLock(call: RedisCall, effect: KeyEffect): boolean {
 
 /** Whether the key at `keyNode` of `call` is named a lock: a word of its key, or an owner token as SET ... NX's value. */
 function namedLockKey(context: AnyContext, call: RedisCall, arg: number, keyNode: TSESTree.Node): boolean {
-  const value = call.argNodes[arg + 1];
-  return (
-    wordsOf(keyShapeOf(context, keyNode).shape).some((word) => LOCK_KEY_WORD.test(word)) ||
-    (value !== undefined && LOCK_OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value)))
-  );
+  return wordsOf(keyShapeOf(context, keyNode).shape).some((word) => LOCK_KEY_WORD.test(word)) || ownerTokenValue(context, call, arg);
 }
 
 /**

@@ -149,8 +149,6 @@ export function textSaysTemporary(text: string): boolean {
 /** Words that name an expiry in a script: the expiry commands and SET options (`EX`, `PXAT`, `KEEPTTL`). */
 const EXPIRY_WORD = /^(?:p?expire(?:at|time)?|p?setex|getex|h?p?expire\w*|ex|px|exat|pxat|keepttl)$/i;
 
-export { wordsOf };
-
 /** Names of the functions, methods and classes around a node (innermost first). */
 function enclosingNames(node: TSESTree.Node): string[] {
   const names: string[] = [];

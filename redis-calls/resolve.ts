@@ -390,10 +390,14 @@ const resolutions = new Map<string, Cached<string[]>>();
 /**
  * The paths a package specifier may point to in the linted file's repository, most likely first,
  * each to be probed with the usual extensions (`.ts`, `/index.ts`, ...): the tsconfig `paths`
- * alias's targets, else the workspace package's source entry. `[]` for a third-party package, a
- * relative specifier or anything not found. Cached per directory and specifier.
+ * alias's targets, else the source entry of the workspace package, or of a package a manifest
+ * installs from a path of the repository (`"common": "file:../common"`,
+ * `redis-calls/local-dependencies.ts`). `[]` for a third-party package, a relative specifier or
+ * anything not found. Cached per directory, specifier and `localDependencies`.
  * @param from the importing file's absolute path
  * @param specifier the import's specifier as written (`'~/helper/keys'`, `'@acme/redis'`)
+ * @param localDependencies whether a package installed from a path of the repository counts
+ *   (`false` for the client detector's code specifiers, `modules.ts` isCodeSpecifier)
  */
 export function packageSpecifierCandidates(from: string, specifier: string, localDependencies = true): string[] {
   const parsed = splitPackageSpecifier(specifier);

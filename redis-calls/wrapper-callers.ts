@@ -124,6 +124,8 @@ export function callersDecide(context: AnyContext, write: TSESTree.Node, keyNode
  * test between the start of `fn` and the write is decided against it by the call's arguments
  * (`opts?.nx` with `{ nx: true, ex: 30 }` does not reach the `{ nx }`-only arm). A write in a nested
  * function is reached (its tests decide nothing).
+ * @param context the context of the module `fn` and `write` are in
+ * @param at the context of the module the call is written in (its arguments are read there)
  */
 export function callReachesWrite(context: AnyContext, fn: FunctionLike, write: TSESTree.Node, call: TSESTree.CallExpression, at: AnyContext): boolean {
   const guards = guardsOf(write, fn);
