@@ -217,14 +217,7 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
             // a literal 1000 or a named second in milliseconds shows the conversion in the value itself
             const shown = literalThousand(rightValue === 1000 ? bare.right : bare.left) || namesOneSecondInMs(rightValue === 1000 ? bare.right : bare.left);
-            return {
-              kind: inner?.kind ?? 'duration',
-              unit: 'milliseconds',
-              why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`,
-              ...(inner ? {} : { unitOnly: true as const }),
-              ...(inner?.clock ? { clock: true as const } : {}),
-              ...(shown ? { shown: true as const } : {}),
-            };
+            return converted(inner, 'milliseconds', `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, shown);
           }
           // `30 * Time.Second`: the factor has no unit, the span has
           return united(left, right);
@@ -235,14 +228,7 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
             // (a difference with a clock reading in milliseconds counts: `(resetTime - Date.now()) / 1000`)
             const milliseconds = (left?.unit === 'milliseconds' && !left.unitOnly) || clockDifference(bare.left, guessUnit_, depth + 1);
             const shown = milliseconds && (literalThousand(bare.right) || namesOneSecondInMs(bare.right));
-            return {
-              kind: left?.kind ?? 'duration',
-              unit: 'seconds',
-              why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`,
-              ...(left ? {} : { unitOnly: true as const }),
-              ...(left?.clock ? { clock: true as const } : {}),
-              ...(shown ? { shown: true as const } : {}),
-            };
+            return converted(left, 'seconds', `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`, shown);
           }
           // `Time.Day / Time.Minute`: a span by a span of the same unit is a count, no unit
           if (left?.kind === 'duration' && right?.kind === 'duration' && left.unit && left.unit === right.unit) return undefined;
@@ -360,6 +346,22 @@ function literalThousand(node: TSESTree.Node): boolean {
 /** `Time.Second` of a table in milliseconds: one second counted in milliseconds, a divisor of 1000. */
 function isOneSecondInMsConstant(source: SpanSource | undefined): boolean {
   return source?.unit === 'milliseconds' && source.value === 1000;
+}
+
+/**
+ * The guess for `inner` multiplied or divided by 1000: now in `unit` (seconds or milliseconds),
+ * the same kind (a duration when `inner` is unknown, then its unit only), a clock reading still
+ * one; `shown` when the factor is written out (a literal 1000, a named second in milliseconds).
+ */
+function converted(inner: Guess | undefined, unit: 'seconds' | 'milliseconds', why: string, shown: boolean): Guess {
+  return {
+    kind: inner?.kind ?? 'duration',
+    unit,
+    why,
+    ...(inner ? {} : { unitOnly: true as const }),
+    ...(inner?.clock ? { clock: true as const } : {}),
+    ...(shown ? { shown: true as const } : {}),
+  };
 }
 
 /**
