@@ -23,7 +23,9 @@
  * - a call of the deleter by the name it is called by (`endGame(id)`, `this.endGame(id)`,
  *   `setTimeout(endGame, ms, id)`) inside such a callback, in the deleter's module or in a module
  *   importing it (`importers.ts` importersOf; tests, mocks and fixtures left out, `test-paths.ts`),
- *   one call deep.
+ *   one call deep: an identifier bound to the deleter (its declaration, or an import), or a member
+ *   call under a name no built-in collection, socket or stream method has (`pending.delete(id)` in a
+ *   timer is no call of a repository's `delete`).
  *
  * Not a `setInterval` (a recurring sweep, registered again when the process starts). A DEL on the request path
  * that created the key (a `finally`, the same handler) is decided before this is asked
@@ -36,7 +38,7 @@ import { calledName } from './builder-lookup.js';
 import { importersOf } from './importers.js';
 import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import { packageOf } from './project.js';
-import { encloses, referenceName, walk, type AnyContext, type FunctionLike } from './static.js';
+import { encloses, findVariable, referenceName, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
 /** The timers whose callback runs once, later, in the same process. */
@@ -65,31 +67,55 @@ function inTimerCallback(node: TSESTree.Node, within: TSESTree.Node): boolean {
   return false;
 }
 
-/** Timer-scheduled calls found per program and name. */
+/**
+ * Methods of the built-in collections, sockets, streams and timers (`pending.delete(id)`,
+ * `socket.destroy()`, `controller.abort()`): a member call of one in a timer's callback is no call
+ * of a deleter that happens to bear the name.
+ */
+const GENERIC_METHODS: ReadonlySet<string> = new Set([
+  'delete', 'clear', 'close', 'end', 'destroy', 'remove', 'abort', 'cancel', 'stop', 'disconnect', 'quit', 'kill', 'terminate', 'reset', 'del', 'unlink',
+]);
+
+/**
+ * Whether `node` (a callee, or a callback handed to a timer) names the deleter `name`: a member
+ * `x.name` whose name is no built-in method ({@link GENERIC_METHODS}), or the identifier `name`
+ * bound to an import (in a module importing the deleter's, `own` false) or, in the deleter's own
+ * module, to a function or variable declaration (the deleter itself, not a parameter).
+ */
+function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, own: boolean): boolean {
+  if (node.type === AST_NODE_TYPES.MemberExpression) return referenceName(node) === name && !GENERIC_METHODS.has(name);
+  if (node.type !== AST_NODE_TYPES.Identifier || node.name !== name) return false;
+  const defs = findVariable(context, node)?.defs ?? [];
+  return defs.some((def) => def.type === 'ImportBinding' || (own && (def.type === 'FunctionName' || def.type === 'Variable')));
+}
+
+/** Timer-scheduled calls found per program, name and module role. */
 const scheduledCache = new WeakMap<TSESTree.Program, Map<string, boolean>>();
 
 /**
- * Whether the program of `context` calls the function named `name` from the callback of a one-off
- * timer: `name(...)` or `x.name(...)` inside it, or `name` itself handed to the timer as its callback.
+ * Whether the program of `context` calls the deleter named `name` from the callback of a one-off
+ * timer: `name(...)` or `x.name(...)` inside it, or `name` itself handed to the timer as its
+ * callback ({@link namesDeleter}; `own`: the program is the deleter's module).
  */
-function schedulesCall(context: AnyContext, name: string): boolean {
+function schedulesCall(context: AnyContext, name: string, own: boolean): boolean {
   const program = context.sourceCode.ast;
   let byName = scheduledCache.get(program);
   if (!byName) scheduledCache.set(program, (byName = new Map()));
-  const cached = byName.get(name);
+  const cacheKey = `${own ? 'own' : 'importer'}\0${name}`;
+  const cached = byName.get(cacheKey);
   if (cached !== undefined) return cached;
   let found = false;
   walk(context, program, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callback = timerCallback(node);
     if (callback) {
-      if (referenceName(callback) === name) found = true;
-    } else if (referenceName(node.callee) === name && inTimerCallback(node, program)) {
+      if (namesDeleter(context, callback, name, own)) found = true;
+    } else if (namesDeleter(context, node.callee, name, own) && inTimerCallback(node, program)) {
       found = true;
     }
     return found ? 'stop' : undefined;
   });
-  byName.set(name, found);
+  byName.set(cacheKey, found);
   return found;
 }
 
@@ -107,7 +133,7 @@ export function deletedByTimer(context: AnyContext, deleter: FunctionLike, delet
   if (inTimerCallback(deletion, deleter)) return true;
   const name = calledName(deleter);
   if (name === undefined) return false;
-  if (schedulesCall(context, name)) return true;
+  if (schedulesCall(context, name, true)) return true;
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return false;
   const root = packageOf(file)?.root;
@@ -118,7 +144,7 @@ export function deletedByTimer(context: AnyContext, deleter: FunctionLike, delet
     // only a module whose text writes a timer and the deleter's name is parsed
     if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) continue;
     const module = loadModule(context, specifier);
-    if (module && schedulesCall(moduleContext(context, module), name)) return true;
+    if (module && schedulesCall(moduleContext(context, module), name, false)) return true;
   }
   return false;
 }

@@ -5,8 +5,9 @@
  * life: a restart before the timer fires drops the timer, and the key stays forever. `recommended`
  * reports the write as it reports a key nothing deletes, whether the DEL is in the same file or in
  * another module of the package. Near misses that stay clean: the same end function run from a
- * request handler, a `setInterval` sweep, a `setTimeout(..., 0)`, a timer only a test sets, and
- * a key deleted on the request path that created it.
+ * request handler, a `setInterval` sweep, a `setTimeout(..., 0)`, a timer only a test sets, a
+ * built-in method or a parameter that bears the deleter's name in a timer, and a key deleted on
+ * the request path that created it.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,33 @@ export function leave(id: string) {
       ['deletedElsewhere', 7, '4'],
       ['deletedElsewhere', 10, '4'],
     ]);
+  });
+
+  it('takes no built-in method or local name in a timer for a call of the deleter', () => {
+    // a Map's delete in a timer is no call of the repository's delete; a parameter named like the
+    // end function is not it
+    expect(lintWriteRules(ioredis(`export class Games {
+  async delete(id: string) {
+    await redis.del(\`game:\${id}\`);
+  }
+  async save(id: string) {
+    await redis.set(\`game:\${id}\`, '1');
+  }
+}
+const pending = new Map<string, number>();
+export function later(id: string) {
+  setTimeout(() => pending.delete(id), 10_000);
+}
+export function defer(id: string, endGame: (id: string) => void) {
+  setTimeout(() => endGame(id), 10_000);
+}
+async function endGame(id: string) {
+  await redis.del(\`room:\${id}\`);
+}
+export async function open(id: string) {
+  await redis.set(\`room:\${id}\`, '1');
+}
+`))).toEqual([]);
   });
 
   it('keeps a key deleted on the request path that created it, whatever timer calls that path', () => {
