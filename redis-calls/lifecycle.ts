@@ -43,6 +43,7 @@ import { destinationDeleted, drainCovers, removesWholeKey } from './moved-keys.j
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { deletesExpiringKeys } from './expiring-companions.js';
+import { deletedByTimer } from './timer-deletions.js';
 import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
@@ -71,7 +72,9 @@ const MAX_CALL_DEPTH = 4;
  * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
  * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the code does beyond the
  * file (a cache family: an expiring write in a module the file imports, or a call of a helper that
- * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor when the writer, or a function
+ * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor for a DEL run only
+ * from an in-process one-off timer (`redis-calls/timer-deletions.ts`: a restart before it fires leaves
+ * the key), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
  * the record's expiry never runs the DEL, so the index outlives it), nor for an APPEND to a
  * read-through cache string (`redis-calls/appended-cache.ts`: the DEL is its invalidation).
@@ -122,6 +125,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     // deleted beside keys the file gives a TTL: when those expire instead (a session left to its
     // sliding TTL), the deleter never runs and this key stays
     if (deletesExpiringKeys(context, deleter, shape.shape)) continue;
+    // run only from an in-process timer: a restart before it fires leaves the key (timer-deletions.ts)
+    if (deletedByTimer(context, deleter, other.node)) continue;
     return other;
   }
   // a job that lists the keys by a pattern matching the shape and deletes each (pattern-drains.ts)

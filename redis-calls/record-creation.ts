@@ -30,7 +30,9 @@
  *   than the creation's (any record of the family: the family's creation decides its lifetime),
  *   unless it runs on the branch where a read of its own key found nothing (`const c = await
  *   redis.hgetall(k); if (c && c.status) return c; ... await redis.hset(k, row)`: a re-creation on
- *   a cache miss, after an eviction or a DEL, creates the key and is its own creation); or,
+ *   a cache miss, after an eviction or a DEL, creates the key and is its own creation), nor when
+ *   it is the first write of its key in a function every caller hands a freshly minted id
+ *   (`minted-ids.ts`: `seedFlush(randomUUID())` creates a record of its own); or,
  *   in the creation's function, a write of the same key expression that an earlier write of that
  *   key, running on every path of the function, has just created: nothing but Redis round trips
  *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
@@ -57,6 +59,7 @@ import { relatedModules } from './cross-file-lifecycle.js';
 import { readModule } from './modules.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { missGuard } from './stale-read.js';
+import { keyOfMintedEntity } from './minted-ids.js';
 import { enclosingFunction, findVariable, followsOnItsPath, isLoop, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** One write of a record family: the call and its key argument. */
@@ -235,8 +238,14 @@ export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: n
   // a record of the family on another server (two clients made in the file) was not created there
   const [client, creator] = [ownClientOf(context, call), ownClientOf(context, creation.call)];
   if (client !== undefined && creator !== undefined && client !== creator) return undefined;
-  // another function than the creation's: the family's creation decides the record's lifetime
-  if (self.fn !== creation.fn) return creation.call;
+  // another function than the creation's: the family's creation decides the record's lifetime,
+  // unless the write is the first of its key in a function every caller hands a freshly minted
+  // identifier (minted-ids.ts): no record of that key exists yet, the write creates its own
+  if (self.fn !== creation.fn) {
+    const keyNode = call.argNodes[arg];
+    const minted = self.fn !== undefined && keyNode !== undefined && createsInItsFunction(self, writes) && keyOfMintedEntity(context, self.fn as FunctionLike, keyNode);
+    return minted ? undefined : creation.call;
+  }
   // the creation's own function: a write the same function has just created (same key expression)
   const earlier = writes.find(
     (w) =>

@@ -1,0 +1,150 @@
+/**
+ * Deletions an in-process timer schedules: a DEL that ends a key's life only when a one-off
+ * `setTimeout` of the running process fires. A restart, a deploy or a crash between the key's
+ * creation and the timer drops the timer with the process, and nothing deletes the key then:
+ * such a DEL does not bound a key created without TTL (the timer is an expiry kept in memory;
+ * the key's own TTL is the one that survives). Read by `lifecycle.ts` (a DEL of the same file)
+ * and `cross-file-lifecycle.ts` (a DEL of another module).
+ *
+ * ```ts
+ * // game.cleanup.ts
+ * export async function endGame(id) { await redis.del(`game:chat:${id}`); }
+ * // moves.ts: an abandoned game ends when this timer fires, if the process is still there
+ * function onMove(id) { setTimeout(() => endGame(id), ABORT_MS); }
+ * // chat.ts (linted): reported, the DEL of endGame is reached from a timer
+ * async function say(id, text) { await redis.rPush(`game:chat:${id}`, text); }
+ * ```
+ *
+ * What counts as scheduled by a timer:
+ *
+ * - the DEL itself inside the callback of a `setTimeout` (or `x.setTimeout`) call with a delay that
+ *   is not a literal `0` (a deferral to the next turn of the event loop is the same run):
+ *   `setTimeout(() => redis.del(k), 60_000)`;
+ * - a call of the deleter by the name it is called by (`endGame(id)`, `this.endGame(id)`,
+ *   `setTimeout(endGame, ms, id)`) inside such a callback, in the deleter's module or in a module
+ *   importing it (`importers.ts` importersOf; tests, mocks and fixtures left out, `test-paths.ts`),
+ *   one call deep: an identifier bound to the deleter (its declaration, or an import), or a member
+ *   call under a name no built-in collection, socket or stream method has (`pending.delete(id)` in a
+ *   timer is no call of a repository's `delete`).
+ *
+ * Not a `setInterval` (a recurring sweep, registered again when the process starts). A DEL on the request path
+ * that created the key (a `finally`, the same handler) is decided before this is asked
+ * (`deleted-after.ts`, the writer's own function): this reading only takes away the credit of a DEL
+ * of another function.
+ */
+import { isAbsolute, relative } from 'node:path';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calledName } from './builder-lookup.js';
+import { importersOf } from './importers.js';
+import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
+import { packageOf } from './project.js';
+import { encloses, findVariable, referenceName, walk, type AnyContext, type FunctionLike } from './static.js';
+import { TEST_PATH } from './test-paths.js';
+
+/** The timers whose callback runs once, later, in the same process. */
+const ONE_OFF_TIMERS: ReadonlySet<string> = new Set(['setTimeout']);
+
+/**
+ * The callback of `call` when it is a one-off timer with a delay other than a literal 0 (see the
+ * module comment); `undefined` otherwise.
+ */
+function timerCallback(call: TSESTree.CallExpression): TSESTree.Node | undefined {
+  const name = referenceName(call.callee);
+  if (name === undefined || !ONE_OFF_TIMERS.has(name)) return undefined;
+  const [callback, delay] = call.arguments;
+  if (!callback || !delay || callback.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  if (delay.type === AST_NODE_TYPES.Literal && delay.value === 0) return undefined;
+  return callback;
+}
+
+/** Whether `node` lies in the callback of a one-off timer ({@link timerCallback}) within `within`. */
+function inTimerCallback(node: TSESTree.Node, within: TSESTree.Node): boolean {
+  for (let current = node.parent; current && current !== within; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.CallExpression) continue;
+    const callback = timerCallback(current);
+    if (callback && callback !== node && encloses(callback, node)) return true;
+  }
+  return false;
+}
+
+/**
+ * Methods of the built-in collections, sockets, streams and timers (`pending.delete(id)`,
+ * `socket.destroy()`, `controller.abort()`): a member call of one in a timer's callback is no call
+ * of a deleter that happens to bear the name.
+ */
+const GENERIC_METHODS: ReadonlySet<string> = new Set([
+  'delete', 'clear', 'close', 'end', 'destroy', 'remove', 'abort', 'cancel', 'stop', 'disconnect', 'quit', 'kill', 'terminate', 'reset', 'del', 'unlink',
+]);
+
+/**
+ * Whether `node` (a callee, or a callback handed to a timer) names the deleter `name`: a member
+ * `x.name` whose name is no built-in method ({@link GENERIC_METHODS}), or the identifier `name`
+ * bound to an import (in a module importing the deleter's, `own` false) or, in the deleter's own
+ * module, to a function or variable declaration (the deleter itself, not a parameter).
+ */
+function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, own: boolean): boolean {
+  if (node.type === AST_NODE_TYPES.MemberExpression) return referenceName(node) === name && !GENERIC_METHODS.has(name);
+  if (node.type !== AST_NODE_TYPES.Identifier || node.name !== name) return false;
+  const defs = findVariable(context, node)?.defs ?? [];
+  return defs.some((def) => def.type === 'ImportBinding' || (own && (def.type === 'FunctionName' || def.type === 'Variable')));
+}
+
+/** Timer-scheduled calls found per program, name and module role. */
+const scheduledCache = new WeakMap<TSESTree.Program, Map<string, boolean>>();
+
+/**
+ * Whether the program of `context` calls the deleter named `name` from the callback of a one-off
+ * timer: `name(...)` or `x.name(...)` inside it, or `name` itself handed to the timer as its
+ * callback ({@link namesDeleter}; `own`: the program is the deleter's module).
+ */
+function schedulesCall(context: AnyContext, name: string, own: boolean): boolean {
+  const program = context.sourceCode.ast;
+  let byName = scheduledCache.get(program);
+  if (!byName) scheduledCache.set(program, (byName = new Map()));
+  const cacheKey = `${own ? 'own' : 'importer'}\0${name}`;
+  const cached = byName.get(cacheKey);
+  if (cached !== undefined) return cached;
+  let found = false;
+  walk(context, program, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression) return;
+    const callback = timerCallback(node);
+    if (callback) {
+      if (namesDeleter(context, callback, name, own)) found = true;
+    } else if (namesDeleter(context, node.callee, name, own) && inTimerCallback(node, program)) {
+      found = true;
+    }
+    return found ? 'stop' : undefined;
+  });
+  byName.set(cacheKey, found);
+  return found;
+}
+
+/**
+ * Whether the deletion `deletion`, in the named function `deleter` of the module of `context`,
+ * runs only from an in-process one-off timer as the module comment defines it: the DEL in a timer's
+ * callback, or `deleter` called by name from one in its module or a module importing it. Such a
+ * DEL does not bound a key created without TTL: a restart before the timer fires leaves the key
+ * forever.
+ * @param context the context of the module of `deleter` (the linted file's, or a `moduleContext`)
+ * @param deleter the named function around the deletion (`builder-lookup.ts` namedFunctionOf)
+ * @param deletion the DEL / UNLINK / GETDEL call node
+ */
+export function deletedByTimer(context: AnyContext, deleter: FunctionLike, deletion: TSESTree.Node): boolean {
+  if (inTimerCallback(deletion, deleter)) return true;
+  const name = calledName(deleter);
+  if (name === undefined) return false;
+  if (schedulesCall(context, name, true)) return true;
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return false;
+  const root = packageOf(file)?.root;
+  for (const importer of importersOf(file, root)) {
+    if (TEST_PATH.test(root !== undefined ? relative(root, importer) : importer)) continue;
+    const specifier = specifierOf(file, importer);
+    const text = readModule(file, specifier)?.entry.text;
+    // only a module whose text writes a timer and the deleter's name is parsed
+    if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) continue;
+    const module = loadModule(context, specifier);
+    if (module && schedulesCall(moduleContext(context, module), name, false)) return true;
+  }
+  return false;
+}

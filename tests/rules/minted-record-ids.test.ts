@@ -1,0 +1,119 @@
+/**
+ * A second creation path of a record family (redis-calls/minted-ids.ts): a function that writes
+ * one field of a per-run hash for a run id its callers have just minted (`randomUUID()`) creates
+ * that record, even when another function of the file creates the family whole. It is no field
+ * update of the family's record (redis-calls/record-creation.ts), so `incr-needs-expire-on-create`
+ * reports it beside the whole-record creation. Near misses that stay dropped as updates: the id is
+ * handed to the creation first, it comes from a job's data, the function is called nowhere, one
+ * caller of two mints it; and a test's call does not count.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintWriteRules } from '../helpers/lint.js';
+import { ioredis } from './tester.js';
+
+const INCR = 'incr-needs-expire-on-create';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+// line 5 the whole-record creation, line 9 the one-field seed of another kind of run
+const seeds = (callers: string) =>
+  ioredis(`import { randomUUID } from 'node:crypto';
+export async function seedRun(runId: string, fields: Record<string, string>) {
+  await redis.hset(\`workflow:state:\${runId}\`, fields);
+}
+export async function seedFlush(runId: string, version: string) {
+  const key = \`workflow:state:\${runId}\`;
+  await redis.hset(key, 'version', version);
+}
+${callers}
+`);
+
+const BOTH = [
+  [INCR, 'noExpiry', 5, 15, undefined],
+  [INCR, 'noExpiry', 9, 15, undefined],
+];
+const CREATION_ONLY = [BOTH[0]];
+
+describe('a record written for an identifier its callers have just minted', () => {
+  it('is a creation of its own, reported beside the family creation', () => {
+    expect(lintWriteRules(seeds(`export async function flush(version: string) {
+  const runId = randomUUID();
+  await seedFlush(runId, version);
+}`))).toEqual(BOTH);
+    // minted in the argument itself, by another minter
+    expect(lintWriteRules(seeds(`export async function flush(version: string) {
+  await seedFlush(nanoid(), version);
+}
+declare function nanoid(): string;`))).toEqual(BOTH);
+  });
+
+  it('stays an update when the id is not freshly minted for it', () => {
+    for (const callers of [
+      // handed to the creation first: the record exists when the seed runs
+      `export async function start(version: string) {
+  const runId = randomUUID();
+  await seedRun(runId, {});
+  await seedFlush(runId, version);
+}`,
+      // an id read from a job
+      `export async function onJob(job: { data: { runId: string } }) {
+  await seedFlush(job.data.runId, 'v1');
+}`,
+      // one caller of two mints it
+      `export async function flush(version: string) {
+  await seedFlush(randomUUID(), version);
+}
+export async function again(runId: string) {
+  await seedFlush(runId, 'v2');
+}`,
+      // called nowhere: its callers are unknown
+      '',
+    ]) {
+      expect(lintWriteRules(seeds(callers))).toEqual(CREATION_ONLY);
+    }
+  });
+});
+
+describe('a record written for an identifier minted in another module', () => {
+  const files = (caller: string, extra: Record<string, string> = {}) => ({
+    'src/redis.ts': `import Redis from 'ioredis';\nexport const redis = new Redis();\n`,
+    'src/seed.ts': `import { redis } from './redis';
+export async function seedRun(runId: string, fields: Record<string, string>) {
+  await redis.hset(\`workflow:state:\${runId}\`, fields);
+}
+export async function seedFlush(runId: string, version: string) {
+  await redis.hset(\`workflow:state:\${runId}\`, 'version', version);
+}
+`,
+    // seedRun is called (an exported function nothing calls is uncalled code, not reported)
+    'src/enqueue.ts': `import { seedRun } from './seed';\nexport const enqueueRun = (runId: string) => seedRun(runId, {});\n${caller}`,
+    ...extra,
+  });
+  const lint = (caller: string, extra?: Record<string, string>) => lintApplication(roots, files(caller, extra), 'src/seed.ts', { [INCR]: {} }, []);
+
+  it('reports the seed the enqueuing module calls with a fresh crypto.randomUUID()', () => {
+    expect(lint(`import { seedFlush } from './seed';
+export async function enqueueFlush(version: string) {
+  const runId = crypto.randomUUID();
+  await seedFlush(runId, version);
+}
+`)).toEqual([
+      [INCR, 'noExpiry', 3, 15],
+      [INCR, 'noExpiry', 6, 15],
+    ]);
+  });
+
+  it('keeps it an update when the enqueuing module passes an id it was given, whatever a test does', () => {
+    expect(
+      lint(`import { seedFlush } from './seed';
+export async function resume(runId: string) {
+  await seedFlush(runId, 'v1');
+}
+`, { 'src/seed.test.ts': `import { seedFlush } from './seed';\nit('seeds', async () => { await seedFlush(crypto.randomUUID(), 'v0'); });\n` }),
+    ).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+});

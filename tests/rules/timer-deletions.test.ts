@@ -1,0 +1,186 @@
+/**
+ * A DEL that only an in-process timer runs (redis-calls/timer-deletions.ts): a per-entity key
+ * created without TTL and deleted by an end-of-life function that a one-off `setTimeout` calls (an
+ * abandoned game aborted after a delay), or by a DEL inside such a timer's callback, is no managed
+ * life: a restart before the timer fires drops the timer, and the key stays forever. `recommended`
+ * reports the write as it reports a key nothing deletes, whether the DEL is in the same file or in
+ * another module of the package. Near misses that stay clean: the same end function run from a
+ * request handler, a `setInterval` sweep, a `setTimeout(..., 0)`, a timer only a test sets, a
+ * built-in method or a parameter that bears the deleter's name in a timer, and a key deleted on
+ * the request path that created it.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintWriteRules } from '../helpers/lint.js';
+import { ioredis } from './tester.js';
+
+const INCR = 'incr-needs-expire-on-create';
+const SET = 'set-requires-ttl-or-keepttl';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+// line 3 the end function, 6 the chat list, 9 the ready flag, then the code that runs endGame
+const endGame = (runs: string) =>
+  ioredis(`async function endGame(id: string) {
+  await redis.del(\`game:chat:\${id}\`, \`game:ready:\${id}\`);
+}
+export async function say(id: string, text: string) {
+  await redis.rpush(\`game:chat:\${id}\`, text);
+}
+export async function ready(id: string) {
+  await redis.set(\`game:ready:\${id}\`, '1');
+}
+${runs}
+`);
+
+const REPORTED = [
+  [INCR, 'noExpiry', 7, 15, undefined],
+  [SET, 'setWithoutTtl', 10, 15, undefined],
+];
+
+describe('a DEL run only from an in-process timer', () => {
+  it('does not bound a key created without TTL: the end function is called from a one-off setTimeout', () => {
+    expect(lintWriteRules(endGame(`export function onStart(id: string) {
+  setTimeout(async () => {
+    await endGame(id);
+  }, 30_000);
+}`))).toEqual(REPORTED);
+  });
+
+  it('nor when the timer is handed the end function itself, or calls it as a method', () => {
+    expect(lintWriteRules(endGame(`export function onStart(id: string) {
+  setTimeout(endGame, 30_000, id);
+}`))).toEqual(REPORTED);
+    expect(lintWriteRules(endGame(`export function onStart(games: { endGame(id: string): void }, id: string) {
+  const t = global.setTimeout(() => games.endGame(id), ABORT_MS);
+  return t;
+}
+declare const ABORT_MS: number;`))).toEqual(REPORTED);
+  });
+
+  it('nor when the DEL itself sits in the callback of a timer', () => {
+    expect(lintWriteRules(ioredis(`export async function join(id: string) {
+  await redis.set(\`room:\${id}\`, '1');
+}
+export function leave(id: string) {
+  setTimeout(async () => {
+    await redis.del(\`room:\${id}\`);
+  }, 60_000);
+}
+`))).toEqual([[SET, 'setWithoutTtl', 4, 15, undefined]]);
+  });
+
+  it('keeps the DEL as the end of the key when no one-off timer of the process runs it', () => {
+    // a request handler, a recurring sweep, a deferral to the next turn
+    for (const runs of [
+      `export function register(io: any) {
+  io.on('resign', async (id: string) => endGame(id));
+}`,
+      `export function onStart(id: string) {
+  setInterval(() => endGame(id), 30_000);
+}`,
+      `export function onStart(id: string) {
+  setTimeout(() => endGame(id), 0);
+}`,
+    ]) {
+      expect(lintWriteRules(endGame(runs))).toEqual([]);
+    }
+    // the strict config still names the DEL of endGame
+    expect(lintWriteRules(endGame(''), { allowDeletedKeys: false }).map(([, messageId, line, , named]) => [messageId, line, named])).toEqual([
+      ['deletedElsewhere', 7, '4'],
+      ['deletedElsewhere', 10, '4'],
+    ]);
+  });
+
+  it('takes no built-in method or local name in a timer for a call of the deleter', () => {
+    // a Map's delete in a timer is no call of the repository's delete; a parameter named like the
+    // end function is not it
+    expect(lintWriteRules(ioredis(`export class Games {
+  async delete(id: string) {
+    await redis.del(\`game:\${id}\`);
+  }
+  async save(id: string) {
+    await redis.set(\`game:\${id}\`, '1');
+  }
+}
+const pending = new Map<string, number>();
+export function later(id: string) {
+  setTimeout(() => pending.delete(id), 10_000);
+}
+export function defer(id: string, endGame: (id: string) => void) {
+  setTimeout(() => endGame(id), 10_000);
+}
+async function endGame(id: string) {
+  await redis.del(\`room:\${id}\`);
+}
+export async function open(id: string) {
+  await redis.set(\`room:\${id}\`, '1');
+}
+`))).toEqual([]);
+  });
+
+  it('keeps a key deleted on the request path that created it, whatever timer calls that path', () => {
+    expect(lintWriteRules(ioredis(`export async function handle(id: string) {
+  try {
+    await redis.set(\`probe:\${id}\`, '1');
+    await work(id);
+  } finally {
+    await redis.del(\`probe:\${id}\`);
+  }
+}
+export function later(id: string) {
+  setTimeout(() => handle(id), 10_000);
+}
+declare function work(id: string): Promise<void>;
+`))).toEqual([]);
+  });
+});
+
+describe('a DEL of another module run only from an in-process timer', () => {
+  const files = (moves: string, extra: Record<string, string> = {}) => ({
+    'src/redis.ts': `import Redis from 'ioredis';\nexport const redis = new Redis();\n`,
+    'src/cleanup.ts': `import { redis } from './redis';
+export async function endGame(id: string) {
+  await redis.del(\`game:chat:\${id}\`);
+}
+`,
+    'src/chat.ts': `import { redis } from './redis';
+export async function say(id: string, text: string) {
+  await redis.rpush(\`game:chat:\${id}\`, text);
+}
+`,
+    'src/moves.ts': moves,
+    ...extra,
+  });
+  const lint = (moves: string, extra?: Record<string, string>) => lintApplication(roots, files(moves, extra), 'src/chat.ts', { [INCR]: {} }, []);
+
+  it('reports the write when a module importing the cleanup calls it from a one-off setTimeout', () => {
+    expect(lint(`import { endGame } from './cleanup';
+export function onMove(id: string) {
+  setTimeout(async () => {
+    await endGame(id);
+  }, 30_000);
+}
+`)).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+
+  it('keeps the cleanup as the end of the key when that module calls it from a handler, or only a test sets the timer', () => {
+    expect(lint(`import { endGame } from './cleanup';
+export function register(io: any) {
+  io.on('resign', async (id: string) => endGame(id));
+}
+`)).toEqual([]);
+    expect(
+      lint(`import { endGame } from './cleanup';
+export const resign = (id: string) => endGame(id);
+`, {
+        'src/cleanup.test.ts': `import { endGame } from './cleanup';
+it('ends', () => { setTimeout(() => endGame('g1'), 1_000); });
+`,
+      }),
+    ).toEqual([]);
+  });
+});
