@@ -22,10 +22,14 @@
  * function (its callers are other people's code), or a call of the helper's name the rules cannot
  * resolve, leaves the write judged where it is. A caller's key read from a loop over a constant
  * array (`for (const { key } of series)`) is each key the array holds.
+ *
+ * A key the helper builds from its parameters (`` const valueKey = `${family}:${user}` ``) is read
+ * with each call's arguments in place of the parameters ({@link builtHelperKeyPersistent}): every
+ * call's key must be persistent by design.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { callSitesOf } from './facades.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, keyShapeWithArguments, type KeyShape } from './key-shape.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
 import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -83,6 +87,84 @@ function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: T
   const shape = keyShapeOf(context, key);
   if (persistentPattern(context, shape, keyPrefix) !== undefined) return true;
   return typeof context.sourceCode.getAllComments === 'function' && persistentAnnotation(context, call, shape) !== undefined;
+}
+
+/** How many functions around a write are tried as the helper whose parameters build its key. */
+const MAX_ENCLOSING = 3;
+
+const builtVerdicts = new WeakMap<TSESTree.Node, boolean>();
+
+/**
+ * Whether the key at `keyNode` is built by the function it is written in from that function's own
+ * parameters (`const valueKey = `${key}:${id}:${valueId}``, `key` a parameter), and every call of
+ * that function, the callers found as {@link helperKeyPersistent} finds them, passes arguments
+ * that spell a key persistent by design: `incValue('unread', userId, chatId, 1)` builds
+ * `unread:*:*`, which `unread:*` names. Each parameter is read as its call's argument, a parameter
+ * reassigned anywhere leaves the key judged at the write, and so does a call with a spread argument,
+ * a caller that cannot be found, or one whose key no pattern names. A key that is itself a
+ * parameter is {@link helperKeyPersistent}'s.
+ * @param keyPrefix the shape of the writing client's `keyPrefix`, if any
+ */
+export function builtHelperKeyPersistent(context: AnyContext, keyNode: TSESTree.Node, keyPrefix?: string): boolean {
+  let verdict = builtVerdicts.get(keyNode);
+  if (verdict === undefined) {
+    verdict = judgeBuilt(context, keyNode, keyPrefix);
+    builtVerdicts.set(keyNode, verdict);
+  }
+  return verdict;
+}
+
+/** A character no key shape spells: a parameter bound to it shows whether the key reads the parameter. */
+const PROBE: KeyShape = { shape: '\u0001', constant: false, via: [] };
+
+function judgeBuilt(context: AnyContext, keyNode: TSESTree.Node, keyPrefix: string | undefined): boolean {
+  if (keyParameter(context, keyNode)) return false;
+  let fn: FunctionLike | undefined;
+  let names: Map<number, TSESTree.Identifier> | undefined;
+  let node: TSESTree.Node | undefined = keyNode.parent;
+  for (let tried = 0; node && tried < MAX_ENCLOSING; node = node.parent) {
+    if (node.type !== AST_NODE_TYPES.FunctionDeclaration && node.type !== AST_NODE_TYPES.FunctionExpression && node.type !== AST_NODE_TYPES.ArrowFunctionExpression) continue;
+    tried++;
+    const params = parameterNames(context, node);
+    if (!params || params.size === 0) continue;
+    const probed = keyShapeWithArguments(context, keyNode, new Map([...params.values()].map((name) => [name, PROBE])));
+    if (!probed.shape.includes('\u0001')) continue;
+    fn = node;
+    names = params;
+    break;
+  }
+  if (!fn || !names) return false;
+  const found = callSitesOf(context, fn);
+  if (!found || found.sites.length === 0) return false;
+  for (const { call, context: at } of found.sites) {
+    if (call.arguments.some((arg) => arg.type === AST_NODE_TYPES.SpreadElement)) return false;
+    const bound = new Map<TSESTree.Node, KeyShape>();
+    for (const [index, name] of names) {
+      const arg = call.arguments[index];
+      if (arg) bound.set(name, keyShapeOf(at, arg));
+    }
+    const shape = keyShapeWithArguments(context, keyNode, bound);
+    if (persistentPattern(context, shape, keyPrefix) === undefined) return false;
+  }
+  return true;
+}
+
+/**
+ * The plain parameters of `fn` by position (`key`, `id = 0`), or `undefined` when one of them is
+ * reassigned in its body (its value at the write is no longer the call's argument).
+ */
+function parameterNames(context: AnyContext, fn: FunctionLike): Map<number, TSESTree.Identifier> | undefined {
+  const names = new Map<number, TSESTree.Identifier>();
+  for (const [index, param] of fn.params.entries()) {
+    const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+    const name = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
+    if (name.type !== AST_NODE_TYPES.Identifier) continue;
+    const variable = findVariable(context, name);
+    if (!variable) continue;
+    if (variable.references.some((ref) => ref.isWrite() && ref.identifier !== name)) return undefined;
+    names.set(index, name);
+  }
+  return names;
 }
 
 /** The function and parameter position `node` names, when it is a parameter never reassigned. */

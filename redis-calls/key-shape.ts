@@ -164,6 +164,26 @@ export function keyShapeOf(context: AnyContext, node: TSESTree.Node): KeyShape {
   return result;
 }
 
+/** Marks bindings that carry on into the local `const`s of the function they bind (no node of any AST). */
+const CARRY_BINDINGS = { type: AST_NODE_TYPES.EmptyStatement } as TSESTree.Node;
+
+/**
+ * The shape of a key written in a function, its parameters read as the arguments of one call:
+ * `parameters` maps a parameter's name (its declaration's identifier) to the shape of the argument
+ * the call passes (read where the call is written). A parameter not in the map is read as
+ * {@link keyShapeOf} reads it. Not cached (one answer per call).
+ */
+export function keyShapeWithArguments(context: AnyContext, node: TSESTree.Node, parameters: ReadonlyMap<TSESTree.Node, KeyShape>): KeyShape {
+  const bindings = new Map<TSESTree.Node, Part>([[CARRY_BINDINGS, UNKNOWN_PART]]);
+  for (const [name, argument] of parameters) {
+    bindings.set(name, { text: argument.shape, via: [], fixed: argument.constant, ...(argument.alternatives ? { alternatives: argument.alternatives } : {}) });
+  }
+  const part = shapeOf(context, node, bindings, 0);
+  const shape = part.text.replace(/\*+/g, '*');
+  const alternatives = alternativesOf(spellings(part).map((text) => text.replace(/\*+/g, '*')));
+  return { shape, constant: !shape.includes('*') || part.fixed, via: part.via, ...alternatives };
+}
+
 function join(parts: Part[]): Part {
   const joined: Part = { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
   if (!parts.some((p) => p.alternatives)) return joined;
@@ -309,7 +329,9 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   // var key; ... key = util.format('bucket:%d', distance): its one assignment, as a const's initializer
   const init = def.type === 'Variable' ? (def.node.init ?? soleAssignedValue(context, def.name as TSESTree.Identifier)) : undefined;
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && init && (def.node.init === null || assignedOnce(variable!, def.node.id))) {
-    const inner = shapeOf(context, init, new Map(), depth + 1);
+    // a helper read with its call's arguments (keyShapeWithArguments): the bindings carry on into
+    // its local `const valueKey = `${key}:${id}``; a key builder's locals are read as before
+    const inner = shapeOf(context, init, bindings.has(CARRY_BINDINGS) ? bindings : new Map(), depth + 1);
     if (!inner.fixed && hasFiniteType(context, def.node.id)) return { ...inner, via: [declarationStatement(def.node), ...inner.via], fixed: true };
     return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed, ...carried(inner) };
   }

@@ -60,7 +60,7 @@ import { apiWrapperOfCallersKey } from './api-wrappers.js';
 import { exposedAsClientCommand } from './client-surface.js';
 import { facadeCallersReachable, facadeCallsOf, forwardingFacade } from './facades.js';
 import { boundedKeyExpired, boundedKeyNodeExpired, keyExpiredBeside } from './file-index.js';
-import { helperKeyPersistent } from './helper-keys.js';
+import { builtHelperKeyPersistent, helperKeyPersistent } from './helper-keys.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
@@ -313,6 +313,9 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (databaseRecord(context, call, keyNode, options.allowStorageBackends !== false)) return 'storage-backend';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
+  // a key the helper builds from its parameters (`${key}:${id}`): persistent when every call's
+  // arguments spell a persistent key, unless the helper also expires it (a pattern does not cover that)
+  if (builtHelperKeyPersistent(context, keyNode, call.client.keyPrefix) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   // a wrapper method's key (and arm) chosen by its callers: every call reaching the write passes a
   // persistent or bounded key, or none reaches it (redis-calls/wrapper-callers.ts)
   const decided = callersDecide(context, call.node, keyNode, call.client.keyPrefix, options);

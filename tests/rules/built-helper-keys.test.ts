@@ -1,0 +1,71 @@
+/**
+ * A helper that builds its key from its own parameters (`redis-calls/helper-keys.ts`
+ * builtHelperKeyPersistent): `const valueKey = `${family}:${user}:${chat}`` in a method of an
+ * application's class, and every call, in the other modules of the application, passes arguments
+ * that spell a key persistent by design (`this.store.bump('unread', user, chat, 1)` builds
+ * `unread:*:*`, which `unread:*` names): the write is not reported
+ * (tests/fixtures/built-helper-keys/app: chat.ts calls the helpers of store.ts, reset.ts, drafts.ts). Near misses stay
+ * reported: a call whose arguments spell a key no pattern names, a parameter the helper
+ * reassigns, a helper that also expires the key it builds (a pattern does not cover that), the
+ * same module outside any application (its callers are unknown).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { runRule, untypedTester } from './tester.js';
+
+const settings = { 'redis-ttl': { persistentKeys: ['unread:*'] } };
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'built-helper-keys');
+const storeFile = join(fixtures, 'app', 'store.ts');
+const store = readFileSync(storeFile, 'utf8');
+
+/** The two suggestions of a SET without TTL, inserted after `value` of the write `write`. */
+const setSuggestions = (code: string, write: string, value: string) => {
+  const at = code.indexOf(write) + write.indexOf(`, ${value})`) + value.length + 2;
+  return [
+    { messageId: 'addExpiryPlaceholder' as const, output: `${code.slice(0, at)}, 'EX', TTL_SECONDS${code.slice(at)}` },
+    { messageId: 'addKeepTtl' as const, output: `${code.slice(0, at)}, 'KEEPTTL'${code.slice(at)}` },
+  ];
+};
+const BUMP_SET = 'this.redis.set(valueKey, 1)';
+const RESET_SET = 'redis.set(`${family}:${user}:${chat}`, 0)';
+
+/** store.ts with one more caller of its own. */
+const withCaller = (call: string) => `${store}\nexport const more = (s: ChatStore, u: string, c: string) => ${call};\n`;
+const resetFile = join(fixtures, 'app', 'reset.ts');
+const reset = readFileSync(resetFile, 'utf8');
+const typing = `${reset}\nexport const more = (u: string, c: string) => resetCount('typing', u, c);\n`;
+const draft = withCaller(`s.bump('draft', u, c, 1)`);
+const draftsFile = join(fixtures, 'app', 'drafts.ts');
+const drafts = readFileSync(draftsFile, 'utf8');
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (a key a helper builds from its parameters)', setRule, {
+  valid: [
+    { code: store, filename: storeFile, settings },
+    { code: reset, filename: resetFile, settings },
+  ],
+  invalid: [
+    // one call spells typing:*:*, which no pattern names
+    { code: typing, filename: resetFile, settings, errors: [{ messageId: 'setWithoutTtl', line: 8, column: 15, suggestions: setSuggestions(typing, RESET_SET, '0') }] },
+    { code: draft, filename: storeFile, settings, errors: [{ messageId: 'setWithoutTtl', line: 13, column: 27, suggestions: setSuggestions(draft, BUMP_SET, '1') }] },
+    // the helper changes its parameter: the key is no longer what the call passes
+    { code: drafts, filename: draftsFile, settings, errors: [{ messageId: 'setWithoutTtl', line: 7, column: 15, suggestions: setSuggestions(drafts, 'redis.set(`${family}:${user}`, text)', 'text') }] },
+    // outside any application: the callers are unknown
+    {
+      code: store,
+      filename: join(fixtures, 'store.ts'),
+      settings,
+      errors: [{ messageId: 'setWithoutTtl', line: 13, column: 27, suggestions: setSuggestions(store, BUMP_SET, '1') }],
+    },
+  ],
+});
+
+runRule(untypedTester, 'incr-needs-expire-on-create (a key a helper builds from its parameters)', incrRule, {
+  valid: [],
+  invalid: [
+    // mark() expires the key it builds when asked: the callers' pattern does not cover it
+    { code: store, filename: storeFile, settings, errors: [{ messageId: 'separateRoundTrip', line: 18, column: 22 }] },
+  ],
+});
