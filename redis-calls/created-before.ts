@@ -33,9 +33,11 @@
  * few round trips in between. So, for a key the file gives a TTL, the creation's reply must be
  * awaited before the write with only Redis commands awaited in between (the window of
  * reserved-counter.ts: an `await job()` in between can outlast the TTL), the creation must
- * restart the TTL (SET ... EX, a SET without TTL, or a write followed by EXPIRE in its MULTI /
- * pipeline: not SET ... NX EX, INCR or HSET alone, which keep the TTL an existing key had, maybe
- * in its last millisecond), and the key's variable must not be reassigned in between (nor later in
+ * restart the TTL (SET ... EX, a SET without TTL, a write followed by EXPIRE in its MULTI /
+ * pipeline, or one followed by an EXPIRE of a known positive duration as its own round trip that
+ * runs whenever the write does, before the later write: `n = await redis.incr(k); await
+ * redis.expire(k, 300);`; not SET ... NX EX, INCR or HSET alone, which keep the TTL an existing
+ * key had, maybe in its last millisecond), and the key's variable must not be reassigned in between (nor later in
  * the write's loop, nor in a closure; for a warm-up, from the read on). A read that saw the key
  * does not: it can see a key in the last millisecond of its TTL, and the write then recreates it
  * without one (a rate-limit window read, then INCRed: `staleExists`). So the warm-up counts only
@@ -78,6 +80,11 @@
  * writtenInEveryArm}). Reads, creations and deletions may be a pass-through facade's commands, read
  * at the caller (facades.ts), as found-record.ts reads them.
  *
+ * A correction of a counter between the creation and the write (DECR, INCRBY by a negative amount,
+ * running before the write on every path) leaves the key as it is: the search goes on past it to
+ * the creation it corrects (`n = await redis.incr(k); await redis.expire(k, 300); if (n > max) {
+ * await redis.decr(k); await redis.incr(k); }`: the re-increment finds the key).
+ *
  * A creation without TTL is itself reported (set-requires-ttl-or-keepttl's `setWithoutTtl`, this
  * rule's `noExpiry`): the write after it adds no leak of its own, and the fix is at the creation.
  *
@@ -95,7 +102,7 @@ import { callsInFunction, expiryAfterInUnit, expiryInLaterRoundTrip } from './fi
 import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyAssignedInClosure, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
+import { awaitOf, isDecrement, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue, seenGuard, type SeenRead } from './stale-read.js';
 import { isFunctionNode } from './client-syntax.js';
 import { skippedOnHandledError } from './error-path-deletions.js';
@@ -172,6 +179,10 @@ function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: numb
       // the key, and a refresh after the write covers both (`hset(k, 'a', 1); hset(k, 'b', 2);
       // expire(k, 60)` after the read)
       if (seen) continue;
+      // a correction of the counter (DECR, INCRBY by a negative amount) leaves the key as it is:
+      // the creation it corrects is further back (`n = await redis.incr(k); await redis.expire(k,
+      // 60); if (n > max) { await redis.decr(k); ...; await redis.incr(k); }`)
+      if (isDecrement(other)) continue;
       return undefined;
     }
     const read = warmUpBefore(context, other, write, keyArg);
@@ -212,9 +223,35 @@ function freshEnough(
     (a) =>
       (a.effect === 'create-with-ttl' || a.effect === 'overwrite') && keyIdOf(context, creation, a.arg) === keyIdOf(context, write, keyArg),
   );
-  if (!restarts && expiryAfterInUnit(context, creation, creation.description.keys[0]?.arg ?? 0)?.description.keys.some((a) => a.effect === 'set-ttl') !== true) return false;
+  if (
+    !restarts &&
+    expiryAfterInUnit(context, creation, creation.description.keys[0]?.arg ?? 0)?.description.keys.some((a) => a.effect === 'set-ttl') !== true &&
+    !expiredRightAfter(context, creation, write, keyArg)
+  ) {
+    return false;
+  }
   const done = awaitOf(context, creation, write, fn);
   return done !== undefined && before(done) && !otherAwaitBetween(context, done, write, fn);
+}
+
+/**
+ * Whether `creation` (sent alone: INCR, HSET, ... which keep the TTL a key already had) is followed,
+ * before `write`, by an expiry of the same key with a known positive duration sent as its own
+ * round trip that runs whenever the creation does, without NX / LT (`n = await redis.incr(k); await
+ * redis.expire(k, 300);` then `await redis.decr(k)`): that expiry gives the key a fresh TTL, as SET ... EX does. A
+ * crash between the creation and its expiry leaves the key without TTL, the creation's own finding
+ * (`separateRoundTrip`); the write after both then finds the key there and creates nothing.
+ */
+function expiredRightAfter(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): boolean {
+  if (creation.unit.kind !== 'single') return false;
+  const key = keyIdOf(context, write, keyArg);
+  const arg = creation.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, creation, a.arg) === key)?.arg;
+  if (arg === undefined) return false;
+  const expiry = expiryInLaterRoundTrip(context, creation, arg);
+  // with NX or LT (or an option not known) an EXPIRE may leave the TTL the key had: no restart
+  // (https://redis.io/docs/latest/commands/expire/)
+  const plain = expiry !== undefined && expiry.argNodes.length <= 2 && !expiry.description.unknownOptions;
+  return plain && expiry.node.range[1] <= write.node.range[0] && positiveDuration(context, expiry) && alwaysAfter(context, creation.node, expiry.node);
 }
 
 /**
