@@ -19,21 +19,24 @@
  *
  * Not minted: an identifier read from a request, a job or a parameter (`setStatus(job.data.runId)`,
  * an update of a record created elsewhere), one handed to another call first (`create(id);
- * setStatus(id)`: the record exists when the second runs), or a function no call names (its callers
- * are unknown). Calls in tests (`test-paths.ts`) do not count; a caller through a namespace or a
- * default import is not looked for.
+ * setStatus(id)`: the record exists when the second runs), one parsed from a value (`new
+ * ObjectId(hex)`, `generateId(seed)`). The callers are `facades.ts` callSitesOf's (through
+ * re-exports; tests left out); a function called nowhere, a library's export or one handed on as a
+ * value (`queue.process('status', setStatus)`) has callers nobody can read, so its write stays an
+ * update.
  */
-import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calledName } from './builder-lookup.js';
-import { importersOf } from './importers.js';
-import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
-import { packageOf } from './project.js';
+import { callSitesOf, handedOnAsValue } from './facades.js';
 import { constInitializer, findVariable, referenceName, walk, type AnyContext, type FunctionLike } from './static.js';
-import { TEST_PATH } from './test-paths.js';
 
 /** Functions whose reply is a fresh, unique identifier (`crypto.randomUUID()`, uuid's `v4()`, `nanoid()`, `ulid()`, cuid2's `createId()`). */
 const MINTERS = /^(?:randomUUID|uuid(?:v[147])?|v[147]|nanoid|ulid|cuid2?|createId|generateId|objectId|ObjectId)$/;
+
+/**
+ * Minters that read an existing identifier when given an argument (`new ObjectId(req.params.id)`,
+ * `generateId(seed)`): fresh only when called with none.
+ */
+const PARSES_WITH_ARGUMENT = /^(?:generateId|objectId|ObjectId)$/;
 
 /** The index of the parameter of `fn` the key `keyNode` is built from (through `const` bindings of `fn`), or `undefined`. */
 function keyParameter(context: AnyContext, fn: FunctionLike, keyNode: TSESTree.Node): number | undefined {
@@ -64,12 +67,17 @@ function mints(node: TSESTree.Node): boolean {
   while (node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.TSAsExpression || node.type === AST_NODE_TYPES.TSNonNullExpression) {
     node = node.type === AST_NODE_TYPES.AwaitExpression ? node.argument : node.expression;
   }
-  if (node.type === AST_NODE_TYPES.CallExpression) {
-    const name = referenceName(node.callee);
-    return name !== undefined && MINTERS.test(name);
+  // `randomUUID().slice(0, 8)`, `new ObjectId().toString()`: the minted value, reshaped
+  if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression && /^(?:toString|toHexString|slice|substring|replace(?:All)?|toLowerCase|toUpperCase)$/.test(referenceName(node.callee) ?? '')) {
+    const inner = node.callee.object;
+    if (inner.type === AST_NODE_TYPES.CallExpression || inner.type === AST_NODE_TYPES.NewExpression) return mints(inner);
   }
-  // `new ObjectId().toString()`, `randomUUID().slice(0, 8)`: the minted value, reshaped
-  if (node.type === AST_NODE_TYPES.NewExpression) return node.callee.type === AST_NODE_TYPES.Identifier && MINTERS.test(node.callee.name);
+  if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
+    const name = node.type === AST_NODE_TYPES.NewExpression ? (node.callee.type === AST_NODE_TYPES.Identifier ? node.callee.name : undefined) : referenceName(node.callee);
+    if (name === undefined || !MINTERS.test(name)) return false;
+    // `new ObjectId(req.params.id)`, `generateId(seed)`: an existing identifier, parsed
+    return !(PARSES_WITH_ARGUMENT.test(name) && node.arguments.length > 0);
+  }
   return false;
 }
 
@@ -88,40 +96,18 @@ function mintedArgument(context: AnyContext, call: TSESTree.CallExpression, arg:
   return !variable?.references.some((ref) => !ref.init && ref.identifier !== arg && ref.identifier.range[0] < call.range[0]);
 }
 
-/** The calls of the function named `name` in the program of `context` ({@link walk}). */
-function callsNamed(context: AnyContext, name: string): TSESTree.CallExpression[] {
-  const calls: TSESTree.CallExpression[] = [];
-  walk(context, context.sourceCode.ast, (node) => {
-    if (node.type === AST_NODE_TYPES.CallExpression && referenceName(node.callee) === name) calls.push(node);
-  });
-  return calls;
-}
-
 /**
  * Whether the write whose key is `keyNode`, in the function `fn` of the module of `context`, names
- * an entity every caller has just minted (see the module comment): at least one call of `fn` by its
- * name is found, in its module or a module importing it, and each hands the key's parameter a
- * minted identifier.
+ * an entity every caller has just minted (see the module comment): the callers are those
+ * `facades.ts` {@link callSitesOf} reads (its module, the modules of its application that import
+ * it, through re-exports; tests left out), all known (not a library's export, not handed on as a
+ * value: `queue.process('status', setStatus)`), at least one, and each hands the key's parameter
+ * a minted identifier.
  */
 export function keyOfMintedEntity(context: AnyContext, fn: FunctionLike, keyNode: TSESTree.Node): boolean {
-  const name = calledName(fn);
-  if (name === undefined) return false;
   const index = keyParameter(context, fn, keyNode);
   if (index === undefined) return false;
-  const calls: Array<{ at: AnyContext; call: TSESTree.CallExpression }> = callsNamed(context, name).map((call) => ({ at: context, call }));
-  const file = context.physicalFilename ?? context.filename;
-  if (file && isAbsolute(file)) {
-    const root = packageOf(file)?.root;
-    for (const importer of importersOf(file, root)) {
-      if (TEST_PATH.test(root !== undefined ? relative(root, importer) : importer)) continue;
-      const specifier = specifierOf(file, importer);
-      const text = readModule(file, specifier)?.entry.text;
-      if (text === undefined || !text.includes(name)) continue;
-      const module = loadModule(context, specifier);
-      if (!module) return false;
-      const at = moduleContext(context, module);
-      calls.push(...callsNamed(at, name).map((call) => ({ at, call })));
-    }
-  }
-  return calls.length > 0 && calls.every(({ at, call }) => mintedArgument(at, call, call.arguments[index]));
+  const found = callSitesOf(context, fn);
+  if (!found || found.sites.length === 0 || handedOnAsValue(context, fn)) return false;
+  return found.sites.every(({ context: at, call }) => mintedArgument(at, call, call.arguments[index]));
 }

@@ -9,7 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintApplication, lintWriteRules } from '../helpers/lint.js';
+import { lintApplication } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
 const INCR = 'incr-needs-expire-on-create';
@@ -33,22 +33,51 @@ ${callers}
 `);
 
 const BOTH = [
-  [INCR, 'noExpiry', 5, 15, undefined],
-  [INCR, 'noExpiry', 9, 15, undefined],
+  [INCR, 'noExpiry', 5, 15],
+  [INCR, 'noExpiry', 9, 15],
 ];
 const CREATION_ONLY = [BOTH[0]];
 
+// the module on disk in an application (its callers are known only there: facades.ts callSitesOf)
+const lintSeeds = (code: string) => lintApplication(roots, { 'src/seed.ts': code }, 'src/seed.ts', { [INCR]: {} }, []);
+
 describe('a record written for an identifier its callers have just minted', () => {
   it('is a creation of its own, reported beside the family creation', () => {
-    expect(lintWriteRules(seeds(`export async function flush(version: string) {
+    expect(lintSeeds(seeds(`export async function flush(version: string) {
   const runId = randomUUID();
   await seedFlush(runId, version);
 }`))).toEqual(BOTH);
     // minted in the argument itself, by another minter
-    expect(lintWriteRules(seeds(`export async function flush(version: string) {
+    expect(lintSeeds(seeds(`export async function flush(version: string) {
   await seedFlush(nanoid(), version);
 }
 declare function nanoid(): string;`))).toEqual(BOTH);
+    // the minted value reshaped, and an ObjectId made without an argument
+    expect(lintSeeds(seeds(`export async function flush(version: string) {
+  await seedFlush(randomUUID().slice(0, 8), version);
+  await seedFlush(new ObjectId().toString(), version);
+}
+declare class ObjectId { constructor(id?: string); toString(): string }`))).toEqual(BOTH);
+  });
+
+  it('stays an update when a "minter" parses an id it is given, or the function is handed on as a value', () => {
+    for (const callers of [
+      // new ObjectId(hex) and generateId(seed) read an existing id
+      `export async function finish(hex: string, version: string) {
+  const runId = new ObjectId(hex).toString();
+  await seedFlush(runId, version);
+  await seedFlush(generateId(hex), version);
+}
+declare class ObjectId { constructor(id?: string); toString(): string }
+declare function generateId(seed?: string): string;`,
+      // handed to a queue: it runs with the job's id, which no call site shows
+      `export async function flush(version: string) {
+  await seedFlush(randomUUID(), version);
+}
+export const handlers = { flush: seedFlush };`,
+    ]) {
+      expect(lintSeeds(seeds(callers))).toEqual(CREATION_ONLY);
+    }
   });
 
   it('stays an update when the id is not freshly minted for it', () => {
@@ -73,7 +102,7 @@ export async function again(runId: string) {
       // called nowhere: its callers are unknown
       '',
     ]) {
-      expect(lintWriteRules(seeds(callers))).toEqual(CREATION_ONLY);
+      expect(lintSeeds(seeds(callers))).toEqual(CREATION_ONLY);
     }
   });
 });
@@ -114,6 +143,19 @@ export async function resume(runId: string) {
   await seedFlush(runId, 'v1');
 }
 `, { 'src/seed.test.ts': `import { seedFlush } from './seed';\nit('seeds', async () => { await seedFlush(crypto.randomUUID(), 'v0'); });\n` }),
+    ).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+
+  it('keeps it an update when a caller behind a re-export passes an id it was given', () => {
+    expect(
+      lint(`import { seedFlush } from './seed';
+export async function enqueueFlush(version: string) {
+  await seedFlush(crypto.randomUUID(), version);
+}
+`, {
+        'src/index.ts': `export { seedFlush } from './seed';\n`,
+        'src/worker.ts': `import { seedFlush } from './index';\nexport async function onJob(job: { data: { runId: string } }) {\n  await seedFlush(job.data.runId, 'v1');\n}\n`,
+      }),
     ).toEqual([[INCR, 'noExpiry', 3, 15]]);
   });
 });
