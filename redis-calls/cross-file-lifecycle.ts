@@ -28,7 +28,7 @@
  *   not import the writer's, nor `KEY.seat(id)` of a key builder module). A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
  *   `const` array literal) counts for each key. Never when that module gives the key shape a TTL
  *   anywhere (the DEL is then an invalidation of an expiring key: reported as today), nor when the
- *   DEL runs only from an in-process one-off timer (`timer-deletions.ts`); a TTL a third
+ *   DEL runs from an in-process one-off timer (`timer-deletions.ts`, also when other code calls the deleter); a TTL a third
  *   module gives the shape (a sweeper expiring idle rooms) does not undo the deleting module's;
  * - a **creation with a TTL** there (for an update that keeps the TTL, HSET / SADD ...): SET ... EX,
  *   SETEX (`create-with-ttl`), or a write of the key followed in its function by its EXPIRE (its
@@ -125,7 +125,7 @@ export function deletedInAnotherModule(context: AnyContext, shape: string, write
     if (deletedOnlyWithoutError(deletion.context, deletion.call.node, deletion.fn, deletions.filter((d) => d.context === deletion.context).map((d) => d.call.node))) continue;
     // deleted beside keys that end by expiring (a sliding TTL, a handled deadline): expiring-companions.ts
     if (deletesExpiringKeys(deletion.context, deletion.fn, shape, context)) continue;
-    // run only from an in-process timer: a restart before it fires leaves the key (timer-deletions.ts)
+    // run from an in-process one-off timer: a restart before it fires leaves the key (timer-deletions.ts)
     if (deletedByTimer(deletion.context, deletion.fn, deletion.call.node)) continue;
     // the deleter runs the writer first (`finish() { service.step(id); del(k) }`): the success path of one operation
     if (writerName !== undefined && mayCallWriter(deletion.context, file, writerName) && calledNames(deletion.context, deletion.fn, file).has(writerName)) continue;

@@ -72,7 +72,7 @@ const MAX_CALL_DEPTH = 4;
  * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
  * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the code does beyond the
  * file (a cache family: an expiring write in a module the file imports, or a call of a helper that
- * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor for a DEL run only
+ * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor for a DEL run
  * from an in-process one-off timer (`redis-calls/timer-deletions.ts`: a restart before it fires leaves
  * the key), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
@@ -125,7 +125,7 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     // deleted beside keys the file gives a TTL: when those expire instead (a session left to its
     // sliding TTL), the deleter never runs and this key stays
     if (deletesExpiringKeys(context, deleter, shape.shape)) continue;
-    // run only from an in-process timer: a restart before it fires leaves the key (timer-deletions.ts)
+    // run from an in-process one-off timer: a restart before it fires leaves the key (timer-deletions.ts)
     if (deletedByTimer(context, deleter, other.node)) continue;
     return other;
   }

@@ -20,14 +20,18 @@
  * - the DEL itself inside the callback of a `setTimeout` (or `x.setTimeout`) call with a delay that
  *   is not a literal `0` (a deferral to the next turn of the event loop is the same run):
  *   `setTimeout(() => redis.del(k), 60_000)`;
- * - a call of the deleter by the name it is called by (`endGame(id)`, `this.endGame(id)`,
- *   `setTimeout(endGame, ms, id)`) inside such a callback, in the deleter's module or in a module
- *   importing it (`importers.ts` importersOf; tests, mocks and fixtures left out, `test-paths.ts`),
- *   one call deep: an identifier bound to the deleter (its declaration, or an import), or a member
- *   call under a name no built-in collection, socket or stream method has (`pending.delete(id)` in a
- *   timer is no call of a repository's `delete`).
+ * - a call of the deleter (`endGame(id)`, `this.endGame(id)`, `setTimeout(endGame, ms, id)`)
+ *   inside such a callback, in the deleter's module or in a module importing it (`importers.ts`
+ *   importersOf; tests, mocks and fixtures left out, `test-paths.ts`), one call deep, named by its
+ *   binding: for a function, the identifier bound to its declaration or to its import from its
+ *   module, or a member of a namespace import of that module (a local `cleanup` or a parameter of
+ *   the same name is not it); for a method, a member call of its name that no built-in collection,
+ *   socket or stream method has (`pending.delete(id)` in a timer is no call of a repository's
+ *   `delete`). Other code calling the deleter too does not restore the credit: an entity nobody
+ *   ends explicitly waits for the timer.
  *
- * Not a `setInterval` (a recurring sweep, registered again when the process starts). A DEL on the request path
+ * Not a `setInterval`, nor a `setTimeout` that re-arms itself (a recurring sweep, registered again
+ * when the process starts). A DEL on the request path
  * that created the key (a `finally`, the same handler) is decided before this is asked
  * (`deleted-after.ts`, the writer's own function): this reading only takes away the credit of a DEL
  * of another function.
@@ -36,9 +40,9 @@ import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calledName } from './builder-lookup.js';
 import { importersOf } from './importers.js';
-import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
+import { importedBinding, loadModule, moduleContext, namespaceModule, readModule, specifierOf } from './modules.js';
 import { packageOf } from './project.js';
-import { encloses, findVariable, referenceName, walk, type AnyContext, type FunctionLike } from './static.js';
+import { enclosingFunction, encloses, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
 /** The timers whose callback runs once, later, in the same process. */
@@ -46,22 +50,38 @@ const ONE_OFF_TIMERS: ReadonlySet<string> = new Set(['setTimeout']);
 
 /**
  * The callback of `call` when it is a one-off timer with a delay other than a literal 0 (see the
- * module comment); `undefined` otherwise.
+ * module comment); `undefined` otherwise. A timer that re-arms itself (its callback calls, or is,
+ * the named function that sets it: `function tick() { setTimeout(() => { sweep(); tick(); }, ms) }`)
+ * is a recurring sweep, as `setInterval` is: not one-off.
  */
-function timerCallback(call: TSESTree.CallExpression): TSESTree.Node | undefined {
+function timerCallback(context: AnyContext, call: TSESTree.CallExpression): TSESTree.Node | undefined {
   const name = referenceName(call.callee);
   if (name === undefined || !ONE_OFF_TIMERS.has(name)) return undefined;
   const [callback, delay] = call.arguments;
   if (!callback || !delay || callback.type === AST_NODE_TYPES.SpreadElement) return undefined;
   if (delay.type === AST_NODE_TYPES.Literal && delay.value === 0) return undefined;
-  return callback;
+  return rearms(context, call, callback) ? undefined : callback;
+}
+
+/** Whether the timer `call`'s `callback` calls (or is) the named function the timer is set in. */
+function rearms(context: AnyContext, call: TSESTree.CallExpression, callback: TSESTree.Node): boolean {
+  const setter = enclosingFunction(call);
+  const name = setter ? calledName(setter as FunctionLike) : undefined;
+  if (name === undefined) return false;
+  if (referenceName(callback) === name) return true;
+  let found = false;
+  walk(context, callback, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression && referenceName(node.callee) === name) found = true;
+    return found ? 'stop' : undefined;
+  });
+  return found;
 }
 
 /** Whether `node` lies in the callback of a one-off timer ({@link timerCallback}) within `within`. */
-function inTimerCallback(node: TSESTree.Node, within: TSESTree.Node): boolean {
+function inTimerCallback(context: AnyContext, node: TSESTree.Node, within: TSESTree.Node): boolean {
   for (let current = node.parent; current && current !== within; current = current.parent) {
     if (current.type !== AST_NODE_TYPES.CallExpression) continue;
-    const callback = timerCallback(current);
+    const callback = timerCallback(context, current);
     if (callback && callback !== node && encloses(callback, node)) return true;
   }
   return false;
@@ -77,74 +97,95 @@ const GENERIC_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether `node` (a callee, or a callback handed to a timer) names the deleter `name`: a member
- * `x.name` whose name is no built-in method ({@link GENERIC_METHODS}), or the identifier `name`
- * bound to an import (in a module importing the deleter's, `own` false) or, in the deleter's own
- * module, to a function or variable declaration (the deleter itself, not a parameter).
+ * Whether `node` (a callee, or a callback handed to a timer) names the deleter `deleter`, called
+ * `name`, of the module at `deleterPath`, by its binding:
+ * - a function of the module (declared, or a `const` holding it): the identifier bound to it (in
+ *   its module) or to its import from that module (`import { endGame } from './cleanup'`), or a
+ *   member of a namespace import of that module (`games.endGame(id)` with `import * as games`);
+ *   a local or a parameter of the same name (`cleanup`, `endGame`) is not it;
+ * - a method (a class member or an object literal's property): a member call of its name
+ *   (`this.endGame(id)`, `this.games.endGame(id)`: the receiver's class is not read), unless the
+ *   name is a built-in method's ({@link GENERIC_METHODS}: `pending.delete(id)`).
  */
-function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, own: boolean): boolean {
-  if (node.type === AST_NODE_TYPES.MemberExpression) return referenceName(node) === name && !GENERIC_METHODS.has(name);
-  if (node.type !== AST_NODE_TYPES.Identifier || node.name !== name) return false;
-  const defs = findVariable(context, node)?.defs ?? [];
-  return defs.some((def) => def.type === 'ImportBinding' || (own && (def.type === 'FunctionName' || def.type === 'Variable')));
+function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, deleter: FunctionLike, deleterPath: string | undefined, own: boolean): boolean {
+  const parent = deleter.parent;
+  const method = parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition || parent?.type === AST_NODE_TYPES.Property;
+  if (node.type === AST_NODE_TYPES.MemberExpression) {
+    if (referenceName(node) !== name) return false;
+    if (method) return !GENERIC_METHODS.has(name);
+    if (own || deleterPath === undefined || node.object.type !== AST_NODE_TYPES.Identifier) return false;
+    return namespaceModule(context, node.object)?.path === deleterPath;
+  }
+  if (method || node.type !== AST_NODE_TYPES.Identifier || node.name !== name) return false;
+  if (own) {
+    const defs = findVariable(context, node)?.defs ?? [];
+    return defs.some((def) => (def.type === 'FunctionName' && def.node === deleter) || (def.type === 'Variable' && def.node.init !== null && unwrap(def.node.init) === deleter));
+  }
+  const imported = importedBinding(context, node);
+  return imported !== undefined && imported.name === name && imported.module.path === deleterPath;
 }
 
-/** Timer-scheduled calls found per program, name and module role. */
-const scheduledCache = new WeakMap<TSESTree.Program, Map<string, boolean>>();
-
 /**
- * Whether the program of `context` calls the deleter named `name` from the callback of a one-off
- * timer: `name(...)` or `x.name(...)` inside it, or `name` itself handed to the timer as its
- * callback ({@link namesDeleter}; `own`: the program is the deleter's module).
+ * Whether the program of `context` calls the deleter from the callback of a one-off timer:
+ * `name(...)` or `x.name(...)` inside it, or the deleter itself handed to the timer as its
+ * callback, named by its binding ({@link namesDeleter}; `own`: the program is the deleter's module).
  */
-function schedulesCall(context: AnyContext, name: string, own: boolean): boolean {
+function schedulesCall(context: AnyContext, name: string, deleter: FunctionLike, deleterPath: string | undefined, own: boolean): boolean {
   const program = context.sourceCode.ast;
-  let byName = scheduledCache.get(program);
-  if (!byName) scheduledCache.set(program, (byName = new Map()));
-  const cacheKey = `${own ? 'own' : 'importer'}\0${name}`;
-  const cached = byName.get(cacheKey);
-  if (cached !== undefined) return cached;
   let found = false;
   walk(context, program, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
-    const callback = timerCallback(node);
+    const callback = timerCallback(context, node);
     if (callback) {
-      if (namesDeleter(context, callback, name, own)) found = true;
-    } else if (namesDeleter(context, node.callee, name, own) && inTimerCallback(node, program)) {
+      if (namesDeleter(context, callback, name, deleter, deleterPath, own)) found = true;
+    } else if (namesDeleter(context, node.callee, name, deleter, deleterPath, own) && inTimerCallback(context, node, program)) {
       found = true;
     }
     return found ? 'stop' : undefined;
   });
-  byName.set(cacheKey, found);
   return found;
 }
 
+/** Per deleter: whether a one-off timer calls it (its module and its importers are walked once). */
+const scheduledDeleters = new WeakMap<TSESTree.Node, boolean>();
+
 /**
  * Whether the deletion `deletion`, in the named function `deleter` of the module of `context`,
- * runs only from an in-process one-off timer as the module comment defines it: the DEL in a timer's
- * callback, or `deleter` called by name from one in its module or a module importing it. Such a
- * DEL does not bound a key created without TTL: a restart before the timer fires leaves the key
- * forever.
+ * runs from an in-process one-off timer as the module comment defines it: the DEL in a timer's
+ * callback, or `deleter` called from one in its module or a module importing it (also when other
+ * code calls it too: an entity nobody ends explicitly waits for the timer). Such a DEL does not
+ * bound a key created without TTL: a restart before the timer fires leaves the key forever.
  * @param context the context of the module of `deleter` (the linted file's, or a `moduleContext`)
  * @param deleter the named function around the deletion (`builder-lookup.ts` namedFunctionOf)
  * @param deletion the DEL / UNLINK / GETDEL call node
  */
 export function deletedByTimer(context: AnyContext, deleter: FunctionLike, deletion: TSESTree.Node): boolean {
-  if (inTimerCallback(deletion, deleter)) return true;
+  if (inTimerCallback(context, deletion, deleter)) return true;
+  let scheduled = scheduledDeleters.get(deleter);
+  if (scheduled === undefined) {
+    scheduled = scheduledByName(context, deleter);
+    scheduledDeleters.set(deleter, scheduled);
+  }
+  return scheduled;
+}
+
+/** {@link deletedByTimer}'s question for the deleter's callers: a timer of its module or of an importer calls it. */
+function scheduledByName(context: AnyContext, deleter: FunctionLike): boolean {
   const name = calledName(deleter);
   if (name === undefined) return false;
-  if (schedulesCall(context, name, true)) return true;
   const file = context.physicalFilename ?? context.filename;
-  if (!file || !isAbsolute(file)) return false;
-  const root = packageOf(file)?.root;
-  for (const importer of importersOf(file, root)) {
+  const path = file && isAbsolute(file) ? file : undefined;
+  if (schedulesCall(context, name, deleter, path, true)) return true;
+  if (path === undefined) return false;
+  const root = packageOf(path)?.root;
+  for (const importer of importersOf(path, root)) {
     if (TEST_PATH.test(root !== undefined ? relative(root, importer) : importer)) continue;
-    const specifier = specifierOf(file, importer);
-    const text = readModule(file, specifier)?.entry.text;
+    const specifier = specifierOf(path, importer);
+    const text = readModule(path, specifier)?.entry.text;
     // only a module whose text writes a timer and the deleter's name is parsed
     if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) continue;
     const module = loadModule(context, specifier);
-    if (module && schedulesCall(moduleContext(context, module), name, false)) return true;
+    if (module && schedulesCall(moduleContext(context, module), name, deleter, path, false)) return true;
   }
   return false;
 }

@@ -41,7 +41,7 @@ const REPORTED = [
   [SET, 'setWithoutTtl', 10, 15, undefined],
 ];
 
-describe('a DEL run only from an in-process timer', () => {
+describe('a DEL run from an in-process one-off timer', () => {
   it('does not bound a key created without TTL: the end function is called from a one-off setTimeout', () => {
     expect(lintWriteRules(endGame(`export function onStart(id: string) {
   setTimeout(async () => {
@@ -54,11 +54,53 @@ describe('a DEL run only from an in-process timer', () => {
     expect(lintWriteRules(endGame(`export function onStart(id: string) {
   setTimeout(endGame, 30_000, id);
 }`))).toEqual(REPORTED);
-    expect(lintWriteRules(endGame(`export function onStart(games: { endGame(id: string): void }, id: string) {
-  const t = global.setTimeout(() => games.endGame(id), ABORT_MS);
-  return t;
+    // a method deleter called through this, by a global.setTimeout
+    expect(lintWriteRules(ioredis(`export class Games {
+  async endGame(id: string) {
+    await redis.del(\`game:chat:\${id}\`);
+  }
+  async say(id: string, text: string) {
+    await redis.rpush(\`game:chat:\${id}\`, text);
+  }
+  onStart(id: string) {
+    const t = global.setTimeout(() => this.endGame(id), ABORT_MS);
+    return t;
+  }
 }
-declare const ABORT_MS: number;`))).toEqual(REPORTED);
+declare const ABORT_MS: number;`))).toEqual([[INCR, 'noExpiry', 8, 17, undefined]]);
+  });
+
+  it('nor when a request handler calls the end function too: an abandoned game waits for the timer', () => {
+    expect(lintWriteRules(endGame(`export function register(io: any) {
+  io.on('resign', async (id: string) => endGame(id));
+  io.on('start', (id: string) => setTimeout(() => endGame(id), 5_000));
+}`))).toEqual(REPORTED);
+  });
+
+  it('takes no same-named local, parameter member or other function for the end function', () => {
+    for (const runs of [
+      // a parameter's member named like the end function (a plain function of the module)
+      `export function onStart(games: { endGame(id: string): void }, id: string) {
+  setTimeout(() => games.endGame(id), 30_000);
+}`,
+      // a local of the same name in another function
+      `export function toast(ui: { hide(): void }) {
+  const endGame = () => ui.hide();
+  setTimeout(endGame, 3_000);
+}`,
+    ]) {
+      expect(lintWriteRules(endGame(runs))).toEqual([]);
+    }
+  });
+
+  it('takes a setTimeout that re-arms itself for a recurring sweep, as setInterval', () => {
+    expect(lintWriteRules(endGame(`function tick() {
+  setTimeout(async () => {
+    for (const id of await redis.smembers('games:ended')) await endGame(id);
+    tick();
+  }, 60_000);
+}
+tick();`))).toEqual([]);
   });
 
   it('nor when the DEL itself sits in the callback of a timer', () => {
@@ -122,7 +164,7 @@ export async function open(id: string) {
 `))).toEqual([]);
   });
 
-  it('keeps a key deleted on the request path that created it, whatever timer calls that path', () => {
+  it('keeps a key deleted on the request path that created it, whatever timer calls that path (deleted-after.ts decides it first)', () => {
     expect(lintWriteRules(ioredis(`export async function handle(id: string) {
   try {
     await redis.set(\`probe:\${id}\`, '1');
@@ -139,7 +181,7 @@ declare function work(id: string): Promise<void>;
   });
 });
 
-describe('a DEL of another module run only from an in-process timer', () => {
+describe('a DEL of another module run from an in-process one-off timer', () => {
   const files = (moves: string, extra: Record<string, string> = {}) => ({
     'src/redis.ts': `import Redis from 'ioredis';\nexport const redis = new Redis();\n`,
     'src/cleanup.ts': `import { redis } from './redis';
