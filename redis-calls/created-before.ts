@@ -248,9 +248,8 @@ function expiredRightAfter(context: AnyContext, creation: RedisCall, write: Redi
   const arg = creation.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, creation, a.arg) === key)?.arg;
   if (arg === undefined) return false;
   const expiry = expiryInLaterRoundTrip(context, creation, arg);
-  // with NX or LT (or an option not known) an EXPIRE may leave the TTL the key had: no restart
-  // (https://redis.io/docs/latest/commands/expire/)
-  const plain = expiry !== undefined && expiry.argNodes.length <= 2 && !expiry.description.unknownOptions;
+  // a conditional EXPIRE (NX, LT, ...) may leave the TTL the key had: no restart (semantics/expiry-commands.ts)
+  const plain = expiry !== undefined && expiry.description.conditionalExpiry !== true;
   return plain && expiry.node.range[1] <= write.node.range[0] && positiveDuration(context, expiry) && alwaysAfter(context, creation.node, expiry.node);
 }
 

@@ -203,6 +203,13 @@ export interface CommandDescription {
   /** Some option token could not be read (not a literal), so the effects are a best guess. */
   unknownOptions: boolean;
   /**
+   * EXPIRE family: the call carries a condition (NX, XX, GT, LT) or an option not read, so it may
+   * leave the TTL the key had instead of setting a new one (NX: only a key without TTL; LT: only a
+   * shorter one; https://redis.io/docs/latest/commands/expire/). Absent on a plain EXPIRE, which
+   * always sets the TTL it names (a restart of the key's TTL).
+   */
+  conditionalExpiry?: true;
+  /**
    * Two options that exclude each other (SET ... KEEPTTL EX 10, SET ... NX XX): Redis answers
    * "ERR syntax error" (https://redis.io/docs/latest/commands/set/). `arg` is the index of the
    * second token, `option` its name and `conflictsWith` the earlier one, upper-cased.

@@ -45,6 +45,7 @@ export function describeExpire(unit: NonNullable<CommandDescription['ttl']>['uni
       getDropsTtl: false,
       keepTtl: false,
       unknownOptions,
+      ...(args.length > 2 ? { conditionalExpiry: true as const } : {}),
       ttl: { arg: 1, unit },
       ...(deletes || badValue ? { nonPositiveTtlArg: 1 } : {}),
       ...(rejected ? { rejected: true as const } : { pastExpiry }),
