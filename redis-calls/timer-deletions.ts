@@ -22,8 +22,10 @@
  *   `setTimeout(() => redis.del(k), 60_000)`;
  * - a call of the deleter by the name it is called by (`endGame(id)`, `this.endGame(id)`,
  *   `setTimeout(endGame, ms, id)`) inside such a callback, in the deleter's module or in a module
- *   importing it (`importers.ts` importersOf; tests, mocks and fixtures left out, `test-paths.ts`),
- *   one call deep: an identifier bound to the deleter (its declaration, or an import), or a member
+ *   importing it, directly or through re-exports (`importers.ts` walkImporters; tests, mocks and
+ *   fixtures left out, `test-paths.ts`), one call deep: an identifier bound to the deleter (its
+ *   declaration, or an import that resolves to it, under any local name; not a function of another
+ *   module that bears its name), or, in its module or a module importing that one, a member
  *   call under a name no built-in collection, socket or stream method has (`pending.delete(id)` in a
  *   timer is no call of a repository's `delete`).
  *
@@ -32,11 +34,12 @@
  * (`deleted-after.ts`, the writer's own function): this reading only takes away the credit of a DEL
  * of another function.
  */
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calledName } from './builder-lookup.js';
-import { importersOf } from './importers.js';
-import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
+import { walkImporters } from './importers.js';
+import { importedBinding, loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import { packageOf } from './project.js';
 import { encloses, findVariable, referenceName, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
@@ -77,31 +80,51 @@ const GENERIC_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether `node` (a callee, or a callback handed to a timer) names the deleter `name`: a member
- * `x.name` whose name is no built-in method ({@link GENERIC_METHODS}), or the identifier `name`
- * bound to an import (in a module importing the deleter's, `own` false) or, in the deleter's own
- * module, to a function or variable declaration (the deleter itself, not a parameter).
+ * Whether `node` (a callee, or a callback handed to a timer) names the deleter `name` of the module
+ * `file`: in the deleter's own module (`depth` 0), a member `x.name` whose name is no built-in
+ * method ({@link GENERIC_METHODS}) or the identifier `name` bound to a function or variable
+ * declaration (the deleter itself, not a parameter); in a module importing it, an identifier
+ * whose import resolves to that export of `file`, under any local name and through re-exports
+ * (`import { endGame as finish } from './cleanup'`, `import { endGame } from './index'`; not an
+ * `endGame` imported from another module), or, in a module importing `file` itself (`depth` 1), such
+ * a member.
  */
-function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, own: boolean): boolean {
-  if (node.type === AST_NODE_TYPES.MemberExpression) return referenceName(node) === name && !GENERIC_METHODS.has(name);
-  if (node.type !== AST_NODE_TYPES.Identifier || node.name !== name) return false;
-  const defs = findVariable(context, node)?.defs ?? [];
-  return defs.some((def) => def.type === 'ImportBinding' || (own && (def.type === 'FunctionName' || def.type === 'Variable')));
+function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, file: string, depth: number): boolean {
+  if (node.type === AST_NODE_TYPES.MemberExpression) return depth <= 1 && referenceName(node) === name && !GENERIC_METHODS.has(name);
+  if (node.type !== AST_NODE_TYPES.Identifier) return false;
+  if (depth === 0) {
+    if (node.name !== name) return false;
+    const defs = findVariable(context, node)?.defs ?? [];
+    return defs.some((def) => def.type === 'FunctionName' || def.type === 'Variable');
+  }
+  const imported = importedBinding(context, node);
+  return imported !== undefined && imported.name === name && samePath(imported.module.path, file);
+}
+
+/** Whether two absolute paths name the same file (a symlinked temporary folder spelled both ways). */
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** Timer-scheduled calls found per program, name and module role. */
 const scheduledCache = new WeakMap<TSESTree.Program, Map<string, boolean>>();
 
 /**
- * Whether the program of `context` calls the deleter named `name` from the callback of a one-off
- * timer: `name(...)` or `x.name(...)` inside it, or `name` itself handed to the timer as its
- * callback ({@link namesDeleter}; `own`: the program is the deleter's module).
+ * Whether the program of `context` calls the deleter named `name` (of the module `file`) from the
+ * callback of a one-off timer: `name(...)` or `x.name(...)` inside it, or `name` itself handed to
+ * the timer as its callback ({@link namesDeleter}; `depth`: 0 the deleter's module, 1 a module
+ * importing it, more a module importing it through re-exports).
  */
-function schedulesCall(context: AnyContext, name: string, own: boolean): boolean {
+function schedulesCall(context: AnyContext, name: string, file: string, depth: number): boolean {
   const program = context.sourceCode.ast;
   let byName = scheduledCache.get(program);
   if (!byName) scheduledCache.set(program, (byName = new Map()));
-  const cacheKey = `${own ? 'own' : 'importer'}\0${name}`;
+  const cacheKey = `${Math.min(depth, 2)}\0${file}\0${name}`;
   const cached = byName.get(cacheKey);
   if (cached !== undefined) return cached;
   let found = false;
@@ -109,8 +132,8 @@ function schedulesCall(context: AnyContext, name: string, own: boolean): boolean
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callback = timerCallback(node);
     if (callback) {
-      if (namesDeleter(context, callback, name, own)) found = true;
-    } else if (namesDeleter(context, node.callee, name, own) && inTimerCallback(node, program)) {
+      if (namesDeleter(context, callback, name, file, depth)) found = true;
+    } else if (namesDeleter(context, node.callee, name, file, depth) && inTimerCallback(node, program)) {
       found = true;
     }
     return found ? 'stop' : undefined;
@@ -133,18 +156,23 @@ export function deletedByTimer(context: AnyContext, deleter: FunctionLike, delet
   if (inTimerCallback(deletion, deleter)) return true;
   const name = calledName(deleter);
   if (name === undefined) return false;
-  if (schedulesCall(context, name, true)) return true;
   const file = context.physicalFilename ?? context.filename;
+  if (schedulesCall(context, name, file, 0)) return true;
   if (!file || !isAbsolute(file)) return false;
   const root = packageOf(file)?.root;
-  for (const importer of importersOf(file, root)) {
-    if (TEST_PATH.test(root !== undefined ? relative(root, importer) : importer)) continue;
-    const specifier = specifierOf(file, importer);
-    const text = readModule(file, specifier)?.entry.text;
-    // only a module whose text writes a timer and the deleter's name is parsed
-    if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) continue;
-    const module = loadModule(context, specifier);
-    if (module && schedulesCall(moduleContext(context, module), name, false)) return true;
-  }
-  return false;
+  // the modules importing the deleter's, and those importing it through their re-exports
+  return walkImporters(
+    [file],
+    (importer, depth) => {
+      if (depth === 0) return 'passed';
+      const specifier = specifierOf(file, importer);
+      const text = readModule(file, specifier)?.entry.text;
+      // only a module whose text writes a timer and the deleter's name is parsed
+      if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) return 'passed';
+      const module = loadModule(context, specifier);
+      if (!module) return 'passed';
+      return schedulesCall(moduleContext(context, module), name, file, depth) ? 'found' : 'read';
+    },
+    (path) => TEST_PATH.test(root !== undefined ? relative(root, path) : path),
+  );
 }

@@ -167,6 +167,39 @@ export function onMove(id: string) {
 `)).toEqual([[INCR, 'noExpiry', 3, 15]]);
   });
 
+  it('follows the import that binds the cleanup: under another local name, or through an index that re-exports it', () => {
+    expect(lint(`import { endGame as finish } from './cleanup';
+export function onMove(id: string) {
+  setTimeout(() => finish(id), 30_000);
+}
+`)).toEqual([[INCR, 'noExpiry', 3, 15]]);
+    expect(lint(`import { endGame } from './index';
+export function onMove(id: string) {
+  setTimeout(() => endGame(id), 30_000);
+}
+`, { 'src/index.ts': `export { endGame } from './cleanup';\n` })).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+
+  it('takes no function of another module that bears the cleanup\'s name for it', () => {
+    // moves.ts imports the cleanup module, but its timer runs the lobby's endGame; the cleanup's
+    // endGame runs on a request path
+    expect(lint(`import { VERSION } from './cleanup';
+import { endGame } from './lobby';
+export function onMove(id: string) {
+  setTimeout(() => endGame(id), 30_000 * VERSION);
+}
+`, {
+      'src/cleanup.ts': `import { redis } from './redis';
+export async function endGame(id: string) {
+  await redis.del(\`game:chat:\${id}\`);
+}
+export const VERSION = 1;
+`,
+      'src/lobby.ts': `export async function endGame(id: string) { console.log(id); }\n`,
+      'src/routes.ts': `import { endGame } from './cleanup';\nexport const resign = (id: string) => endGame(id);\n`,
+    })).toEqual([]);
+  });
+
   it('keeps the cleanup as the end of the key when that module calls it from a handler, or only a test sets the timer', () => {
     expect(lint(`import { endGame } from './cleanup';
 export function register(io: any) {
