@@ -20,7 +20,9 @@
  * `redis-calls/facades.ts` finds ({@link callSitesOf}): the helper's own module, and for an
  * exported function or a method the other modules of its application; a library's exported
  * function (its callers are other people's code), or a call of the helper's name the rules cannot
- * resolve, leaves the write judged where it is. A caller's key read from a loop over a constant
+ * resolve, leaves the write judged where it is; so does a helper some module also uses as a value
+ * (handed as a callback, `.call`ed, stored under another name: `facades.ts` CallSites.escapes),
+ * whose calls through that value pass keys no call site shows. A caller's key read from a loop over a constant
  * array (`for (const { key } of series)`) is each key the array holds.
  *
  * A key the helper builds from its parameters (`` const valueKey = `${family}:${user}` ``) is read
@@ -58,7 +60,8 @@ function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number, keyPr
   const parameter = keyParameter(context, keyNode);
   if (!parameter) return false;
   const found = callSitesOf(context, parameter.fn);
-  if (!found) return false;
+  // handed as a callback, `.call`ed, stored: calls with keys no site shows
+  if (!found || found.escapes) return false;
   if (found.sites.length === 0) return depth > 0 && !found.named ? 'dead' : false;
   let live = false;
   for (const { call, context: at } of found.sites) {
@@ -135,7 +138,8 @@ function judgeBuilt(context: AnyContext, keyNode: TSESTree.Node, keyPrefix: stri
   }
   if (!fn || !names) return false;
   const found = callSitesOf(context, fn);
-  if (!found || found.sites.length === 0) return false;
+  // handed as a callback, `.call`ed, stored: calls with arguments no site shows
+  if (!found || found.sites.length === 0 || found.escapes) return false;
   for (const { call, context: at } of found.sites) {
     if (call.arguments.some((arg) => arg.type === AST_NODE_TYPES.SpreadElement)) return false;
     const bound = new Map<TSESTree.Node, KeyShape>();

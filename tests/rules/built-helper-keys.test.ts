@@ -9,11 +9,13 @@
  * reassigns, a helper that also expires the key it builds (a pattern does not cover that), the
  * same module outside any application (its callers are unknown).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication } from '../helpers/lint.js';
 import { runRule, untypedTester } from './tester.js';
 
 const settings = { 'redis-ttl': { persistentKeys: ['unread:*'] } };
@@ -68,4 +70,31 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a key a helper builds from 
     // mark() expires the key it builds when asked: the callers' pattern does not cover it
     { code: store, filename: storeFile, settings, errors: [{ messageId: 'separateRoundTrip', line: 18, column: 22 }] },
   ],
+});
+
+describe('a helper that is also used as a value', () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+  // line 4 the write of the helper
+  const mark = `export async function mark(family: string, user: string) {\n  await redis.set(\`\${family}:\${user}\`, '1');\n}\n`;
+  const put = `export async function put(key: string) {\n  await redis.set(key, '1');\n}\n`;
+  const lint = (store: string, chat: string) =>
+    lintApplication(roots, { 'src/store.ts': `import Redis from 'ioredis';\nconst redis = new Redis();\n${store}`, 'src/chat.ts': chat }, 'src/store.ts', { 'set-requires-ttl-or-keepttl': {} }, ['unread:*']);
+  const REPORTED = [['set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 15]];
+
+  it('is called with arguments no call site shows: handed as a callback, `.call`ed, stored under another name', () => {
+    const calls = `import { mark } from './store';\nexport const a = (u: string) => mark('unread', u);\n`;
+    for (const more of [`declare const bus: any;\nbus.on('typing', mark);\n`, `export const b = (u: string) => mark.call(null, 'typing', u);\n`, `const m = mark;\nexport const b = (u: string) => m('typing', u);\n`]) {
+      expect(lint(mark, `${calls}${more}`)).toEqual(REPORTED);
+    }
+    // the same for a helper whose key is its parameter
+    expect(lint(put, `import { put } from './store';\nexport const a = (u: string) => put(\`unread:\${u}\`);\ndeclare const bus: any;\nbus.on('typing', put);\n`)).toEqual(REPORTED);
+  });
+
+  it('stays persistent when every use is a call, an import, a re-export or a type query', () => {
+    expect(lint(mark, `import { mark } from './store';\nexport { mark };\nexport type Mark = typeof mark;\nexport const a = (u: string) => mark('unread', u);\n`)).toEqual([]);
+    expect(lint(put, `import { put } from './store';\nexport const a = (u: string) => put(\`unread:\${u}\`);\n`)).toEqual([]);
+  });
 });
