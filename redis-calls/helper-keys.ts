@@ -128,6 +128,9 @@ function judgeBuilt(context: AnyContext, keyNode: TSESTree.Node, keyPrefix: stri
   for (let tried = 0; node && tried < MAX_ENCLOSING; node = node.parent) {
     if (node.type !== AST_NODE_TYPES.FunctionDeclaration && node.type !== AST_NODE_TYPES.FunctionExpression && node.type !== AST_NODE_TYPES.ArrowFunctionExpression) continue;
     tried++;
+    // a callback written inline (`users.map((u) => redis.set(`${family}:${u}`, '1'))`): its
+    // parameters are whatever the callee hands it; the helper around it is the one called by name
+    if (node.type !== AST_NODE_TYPES.FunctionDeclaration && node.parent?.type === AST_NODE_TYPES.CallExpression && node.parent.arguments.includes(node as TSESTree.CallExpressionArgument)) continue;
     const params = parameterNames(context, node);
     if (!params || params.size === 0) continue;
     const probed = keyShapeWithArguments(context, keyNode, new Map([...params.values()].map((name) => [name, PROBE])));

@@ -93,6 +93,13 @@ describe('a helper that is also used as a value', () => {
     expect(lint(put, `import { put } from './store';\nexport const a = (u: string) => put(\`unread:\${u}\`);\ndeclare const bus: any;\nbus.on('typing', put);\n`)).toEqual(REPORTED);
   });
 
+  it('reads a key built in an inline callback of the helper with the helper\'s arguments', () => {
+    // users.map((u) => ...): the callback's parameter is any user, the family is the helper's
+    const each = `export async function markAll(family: string, users: string[]) {\n  await Promise.all(users.map((u) => redis.set(\`\${family}:\${u}\`, '1')));\n}\n`;
+    expect(lint(each, `import { markAll } from './store';\nexport const a = (u: string) => markAll('unread', [u]);\n`)).toEqual([]);
+    expect(lint(each, `import { markAll } from './store';\nexport const a = (u: string) => markAll('typing', [u]);\n`)).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 44]]);
+  });
+
   it('stays persistent when every use is a call, an import, a re-export or a type query', () => {
     expect(lint(mark, `import { mark } from './store';\nexport { mark };\nexport type Mark = typeof mark;\nexport const a = (u: string) => mark('unread', u);\n`)).toEqual([]);
     expect(lint(put, `import { put } from './store';\nexport const a = (u: string) => put(\`unread:\${u}\`);\n`)).toEqual([]);
