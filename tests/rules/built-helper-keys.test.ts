@@ -100,6 +100,18 @@ describe('a helper that is also used as a value', () => {
     expect(lint(each, `import { markAll } from './store';\nexport const a = (u: string) => markAll('typing', [u]);\n`)).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 44]]);
   });
 
+  it('reads an argument a call leaves out as the parameter\'s default, and a call of the helper by itself as the call it sits in', () => {
+    const byDefault = `export async function mark(user: string, family = 'unread') {\n  await redis.set(\`\${family}:\${user}\`, '1');\n}\n`;
+    expect(lint(byDefault, `import { mark } from './store';\nexport const a = (u: string) => mark(u);\nexport const b = (u: string) => mark(u, undefined);\n`)).toEqual([]);
+    expect(lint(byDefault, `import { mark } from './store';\nexport const a = (u: string) => mark(u);\nexport const b = (u: string) => mark(u, 'typing');\n`)).toEqual(REPORTED);
+    const recursive = (again: string) =>
+      `export async function mark(family: string, user: string, n: number): Promise<void> {\n  await redis.set(\`\${family}:\${user}\`, String(n));\n  if (n > 0) await mark(${again}, user, n - 1);\n}\n`;
+    expect(lint(recursive('family'), `import { mark } from './store';\nexport const a = (u: string) => mark('unread', u, 3);\n`)).toEqual([]);
+    // the helper changes the family as it calls itself; or nothing but itself calls it
+    expect(lint(recursive(`'typing'`), `import { mark } from './store';\nexport const a = (u: string) => mark('unread', u, 3);\n`)).toEqual(REPORTED);
+    expect(lint(recursive('family'), `export const none = 0;\n`)).toEqual(REPORTED);
+  });
+
   it('stays persistent when every use is a call, an import, a re-export or a type query', () => {
     expect(lint(mark, `import { mark } from './store';\nexport { mark };\nexport type Mark = typeof mark;\nexport const a = (u: string) => mark('unread', u);\n`)).toEqual([]);
     expect(lint(put, `import { put } from './store';\nexport const a = (u: string) => put(\`unread:\${u}\`);\n`)).toEqual([]);
