@@ -27,7 +27,8 @@
  *   declaration, or an import that resolves to it, under any local name; not a function of another
  *   module that bears its name), or, in its module or a module importing that one, a member
  *   call under a name no built-in collection, socket or stream method has (`pending.delete(id)` in a
- *   timer is no call of a repository's `delete`).
+ *   timer is no call of a repository's `delete`), or `this.name(...)` in the class whose method is
+ *   the deleter (`this.remove(id)` of a repository's own `remove`, from a method or a field arrow).
  *
  * Not a `setInterval` (a recurring sweep, registered again when the process starts). A DEL on the request path
  * that created the key (a `finally`, the same handler) is decided before this is asked
@@ -89,8 +90,13 @@ const GENERIC_METHODS: ReadonlySet<string> = new Set([
  * `endGame` imported from another module), or, in a module importing `file` itself (`depth` 1), such
  * a member.
  */
-function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, file: string, depth: number): boolean {
-  if (node.type === AST_NODE_TYPES.MemberExpression) return depth <= 1 && referenceName(node) === name && !GENERIC_METHODS.has(name);
+function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, file: string, depth: number, owner?: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.MemberExpression) {
+    if (depth > 1 || referenceName(node) !== name) return false;
+    // `this.remove(id)` in the class whose method `remove` is the deleter: no built-in's method
+    if (owner !== undefined && node.object.type === AST_NODE_TYPES.ThisExpression && classBodyOfThis(node) === owner) return true;
+    return !GENERIC_METHODS.has(name);
+  }
   if (node.type !== AST_NODE_TYPES.Identifier) return false;
   if (depth === 0) {
     if (node.name !== name) return false;
@@ -99,6 +105,22 @@ function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, fi
   }
   const imported = importedBinding(context, node);
   return imported !== undefined && imported.name === name && samePath(imported.module.path, file);
+}
+
+/** The class body `this` at `node` is an instance of: through arrows, up to a method or a field of a class. */
+function classBodyOfThis(node: TSESTree.Node): TSESTree.Node | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent?.type !== AST_NODE_TYPES.MethodDefinition) return undefined;
+  }
+  return undefined;
+}
+
+/** The class body the deleter is a method (or a field's function) of, if any. */
+function ownerClassBody(deleter: FunctionLike): TSESTree.Node | undefined {
+  const member = deleter.parent;
+  return member?.type === AST_NODE_TYPES.MethodDefinition || member?.type === AST_NODE_TYPES.PropertyDefinition ? member.parent : undefined;
 }
 
 /** Whether two absolute paths name the same file (a symlinked temporary folder spelled both ways). */
@@ -120,11 +142,11 @@ const scheduledCache = new WeakMap<TSESTree.Program, Map<string, boolean>>();
  * the timer as its callback ({@link namesDeleter}; `depth`: 0 the deleter's module, 1 a module
  * importing it, more a module importing it through re-exports).
  */
-function schedulesCall(context: AnyContext, name: string, file: string, depth: number): boolean {
+function schedulesCall(context: AnyContext, name: string, file: string, depth: number, owner?: TSESTree.Node): boolean {
   const program = context.sourceCode.ast;
   let byName = scheduledCache.get(program);
   if (!byName) scheduledCache.set(program, (byName = new Map()));
-  const cacheKey = `${Math.min(depth, 2)}\0${file}\0${name}`;
+  const cacheKey = `${Math.min(depth, 2)}\0${file}\0${name}\0${owner ? owner.range[0] : ''}`;
   const cached = byName.get(cacheKey);
   if (cached !== undefined) return cached;
   let found = false;
@@ -132,8 +154,8 @@ function schedulesCall(context: AnyContext, name: string, file: string, depth: n
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callback = timerCallback(node);
     if (callback) {
-      if (namesDeleter(context, callback, name, file, depth)) found = true;
-    } else if (namesDeleter(context, node.callee, name, file, depth) && inTimerCallback(node, program)) {
+      if (namesDeleter(context, callback, name, file, depth, owner)) found = true;
+    } else if (namesDeleter(context, node.callee, name, file, depth, owner) && inTimerCallback(node, program)) {
       found = true;
     }
     return found ? 'stop' : undefined;
@@ -157,7 +179,7 @@ export function deletedByTimer(context: AnyContext, deleter: FunctionLike, delet
   const name = calledName(deleter);
   if (name === undefined) return false;
   const file = context.physicalFilename ?? context.filename;
-  if (schedulesCall(context, name, file, 0)) return true;
+  if (schedulesCall(context, name, file, 0, ownerClassBody(deleter))) return true;
   if (!file || !isAbsolute(file)) return false;
   const root = packageOf(file)?.root;
   // the modules importing the deleter's, and those importing it through their re-exports

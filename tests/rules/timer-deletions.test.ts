@@ -122,6 +122,35 @@ export async function open(id: string) {
 `))).toEqual([]);
   });
 
+  it('takes `this.remove(id)` in a timer of the class whose method `remove` is the deleter for its call, from a method or a field arrow', () => {
+    const rooms = (schedule: string) =>
+      ioredis(`export class Rooms {
+  private pending = new Set<string>();
+  async remove(id: string) {
+    await redis.del(\`room:\${id}\`);
+  }
+  async open(id: string) {
+    await redis.set(\`room:\${id}\`, '1');
+  }
+  ${schedule}
+}
+`);
+    for (const schedule of [
+      `later(id: string) { setTimeout(() => this.remove(id), 60_000); }`,
+      `later = (id: string) => { setTimeout(() => this.remove(id), 60_000); };`,
+    ]) {
+      expect(lintWriteRules(rooms(schedule))).toEqual([[SET, 'setWithoutTtl', 9, 17, undefined]]);
+    }
+    // a Set's delete, another object's remove, or `this` of a function of its own
+    for (const schedule of [
+      `later(id: string) { setTimeout(() => this.pending.delete(id), 60_000); }`,
+      `later(id: string, other: { remove(id: string): void }) { setTimeout(() => other.remove(id), 60_000); }`,
+      `later(id: string) { setTimeout(function (this: { remove(id: string): void }) { this.remove(id); }, 60_000); }`,
+    ]) {
+      expect(lintWriteRules(rooms(schedule))).toEqual([]);
+    }
+  });
+
   it('keeps a key deleted on the request path that created it, whatever timer calls that path', () => {
     expect(lintWriteRules(ioredis(`export async function handle(id: string) {
   try {
