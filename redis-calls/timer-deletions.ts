@@ -30,7 +30,8 @@
  *   timer is no call of a repository's `delete`), or `this.name(...)` in the class whose method is
  *   the deleter (`this.remove(id)` of a repository's own `remove`, from a method or a field arrow).
  *
- * Not a `setInterval` (a recurring sweep, registered again when the process starts). A DEL on the request path
+ * Not a `setTimeout` of the code (a local function, a parameter) or one imported from another
+ * module than `timers` (`timers/promises`). Not a `setInterval` (a recurring sweep, registered again when the process starts). A DEL on the request path
  * that created the key (a `finally`, the same handler) is decided before this is asked
  * (`deleted-after.ts`, the writer's own function): this reading only takes away the credit of a DEL
  * of another function.
@@ -52,20 +53,30 @@ const ONE_OFF_TIMERS: ReadonlySet<string> = new Set(['setTimeout']);
  * The callback of `call` when it is a one-off timer with a delay other than a literal 0 (see the
  * module comment); `undefined` otherwise.
  */
-function timerCallback(call: TSESTree.CallExpression): TSESTree.Node | undefined {
+function timerCallback(context: AnyContext, call: TSESTree.CallExpression): TSESTree.Node | undefined {
   const name = referenceName(call.callee);
   if (name === undefined || !ONE_OFF_TIMERS.has(name)) return undefined;
+  // a `setTimeout` of the code (a function, a parameter, a variable) or one imported from a module
+  // other than `timers` (`timers/promises`' setTimeout takes no callback) is no timer of the runtime
+  if (call.callee.type === AST_NODE_TYPES.Identifier && !runtimeTimer(context, call.callee)) return undefined;
   const [callback, delay] = call.arguments;
   if (!callback || !delay || callback.type === AST_NODE_TYPES.SpreadElement) return undefined;
   if (delay.type === AST_NODE_TYPES.Literal && delay.value === 0) return undefined;
   return callback;
 }
 
+/** Whether the identifier `callee` is the runtime's timer: the global, or one imported from `timers` / `node:timers`. */
+function runtimeTimer(context: AnyContext, callee: TSESTree.Identifier): boolean {
+  const defs = findVariable(context, callee)?.defs ?? [];
+  if (defs.length === 0) return true;
+  return defs.every((def) => def.type === 'ImportBinding' && def.parent?.type === AST_NODE_TYPES.ImportDeclaration && /^(?:node:)?timers$/.test(def.parent.source.value));
+}
+
 /** Whether `node` lies in the callback of a one-off timer ({@link timerCallback}) within `within`. */
-function inTimerCallback(node: TSESTree.Node, within: TSESTree.Node): boolean {
+function inTimerCallback(context: AnyContext, node: TSESTree.Node, within: TSESTree.Node): boolean {
   for (let current = node.parent; current && current !== within; current = current.parent) {
     if (current.type !== AST_NODE_TYPES.CallExpression) continue;
-    const callback = timerCallback(current);
+    const callback = timerCallback(context, current);
     if (callback && callback !== node && encloses(callback, node)) return true;
   }
   return false;
@@ -152,10 +163,10 @@ function schedulesCall(context: AnyContext, name: string, file: string, depth: n
   let found = false;
   walk(context, program, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
-    const callback = timerCallback(node);
+    const callback = timerCallback(context, node);
     if (callback) {
       if (namesDeleter(context, callback, name, file, depth, owner)) found = true;
-    } else if (namesDeleter(context, node.callee, name, file, depth, owner) && inTimerCallback(node, program)) {
+    } else if (namesDeleter(context, node.callee, name, file, depth, owner) && inTimerCallback(context, node, program)) {
       found = true;
     }
     return found ? 'stop' : undefined;
@@ -175,7 +186,7 @@ function schedulesCall(context: AnyContext, name: string, file: string, depth: n
  * @param deletion the DEL / UNLINK / GETDEL call node
  */
 export function deletedByTimer(context: AnyContext, deleter: FunctionLike, deletion: TSESTree.Node): boolean {
-  if (inTimerCallback(deletion, deleter)) return true;
+  if (inTimerCallback(context, deletion, deleter)) return true;
   const name = calledName(deleter);
   if (name === undefined) return false;
   const file = context.physicalFilename ?? context.filename;

@@ -151,6 +151,20 @@ export async function open(id: string) {
     }
   });
 
+  it('takes a setTimeout of the code for no timer of the runtime, and the one imported from node:timers for one', () => {
+    // a local setTimeout that runs its callback at once
+    expect(lintWriteRules(endGame(`function setTimeout(run: () => void, _label: string) {
+  run();
+}
+export function onStart(id: string) {
+  setTimeout(() => endGame(id), 'now');
+}`))).toEqual([]);
+    expect(lintWriteRules(endGame(`import { setTimeout } from 'node:timers';
+export function onStart(id: string) {
+  setTimeout(() => endGame(id), 30_000);
+}`))).toEqual(REPORTED);
+  });
+
   it('keeps a key deleted on the request path that created it, whatever timer calls that path', () => {
     expect(lintWriteRules(ioredis(`export async function handle(id: string) {
   try {
