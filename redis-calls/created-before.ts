@@ -32,7 +32,8 @@
  * TTL (or no TTL at all): the key is missing at the write only when that TTL runs out within the
  * few round trips in between. So, for a key the file gives a TTL, the creation's reply must be
  * awaited before the write with only Redis commands awaited in between (the window of
- * reserved-counter.ts: an `await job()` in between can outlast the TTL), the creation must
+ * reserved-counter.ts: an `await job()` in between can outlast the TTL; for a write in a loop that
+ * does not hold the creation, the rest of the loop's body too, which runs before its next turn), the creation must
  * restart the TTL (SET ... EX, a SET without TTL, a write followed by EXPIRE in its MULTI /
  * pipeline, or one followed by an EXPIRE of a known positive duration as its own round trip that
  * runs whenever the write does, before the later write: `n = await redis.incr(k); await
@@ -231,7 +232,9 @@ function freshEnough(
     return false;
   }
   const done = awaitOf(context, creation, write, fn);
-  return done !== undefined && before(done) && !otherAwaitBetween(context, done, write, fn);
+  // a write in a loop that does not hold the creation runs again after the rest of the loop's
+  // body: an `await sleep()` after it can outlast the TTL before the next turn's write
+  return done !== undefined && before(done) && !otherAwaitBetween(context, done, write, fn, Math.max(write.node.range[0], reachOf(creation.node, write.node)));
 }
 
 /**

@@ -62,7 +62,7 @@ import { earlyReturn, exportedThroughModuleObject } from './exported-arms-helper
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { nullishOnSomeBranch } from './empty-tokens.js';
-import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
 import { TEST_PATH } from './test-paths.js';
 
@@ -956,10 +956,16 @@ function handedOnElsewhere(context: AnyContext, name: string): boolean {
   return false;
 }
 
-/** The calls of a function; `named` when its name occurs anywhere but its definition (a reference, a comment). */
+/**
+ * The calls of a function; `named` when its name occurs anywhere but its definition (a reference, a
+ * comment); `escapes` when a module also uses the function as a value ({@link escapesIn}: handed
+ * as a callback, `.call` / `.bind` / `.apply`, stored in a variable or an object), whose calls
+ * are not among `sites`.
+ */
 export interface CallSites {
   sites: readonly CallSite[];
   named: boolean;
+  escapes: boolean;
 }
 
 const callSites = new WeakMap<TSESTree.Node, CallSites | null>();
@@ -1001,7 +1007,9 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`, 'g');
   let named = (context.sourceCode.text.match(word)?.length ?? 0) > 1;
   if (sitesIn(context, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
-  if (!reachableFromOutside(fn, context)) return { sites, named };
+  const member = isClassMember(fn);
+  let escapes = escapesIn(context, name, member);
+  if (!reachableFromOutside(fn, context)) return { sites, named, escapes };
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
   if (!info || !info.application) return undefined;
@@ -1017,9 +1025,59 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
     if (!ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
     const module = loadModule(context, specifierOf(file, path));
     if (!module) return undefined;
-    if (sitesIn(moduleContext(context, module), fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
+    const at = moduleContext(context, module);
+    if (sitesIn(at, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
+    escapes ||= escapesIn(at, name, member);
   }
-  return { sites, named };
+  return { sites, named, escapes };
+}
+
+/** Whether `fn` is a method or a property of a class or an object literal (named by its key). */
+function isClassMember(fn: FunctionLike): boolean {
+  const parent = fn.parent;
+  return parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition || parent?.type === AST_NODE_TYPES.Property;
+}
+
+/**
+ * Whether the module of `context` uses a function named `name` as a value rather than calling it:
+ * a binding of that name (its declaration, an import under any local name) handed as an argument
+ * (`bus.on('typing', mark)`), read for `.call` / `.bind` / `.apply`, stored (`const m = mark`,
+ * `{ mark }`), returned or exported as the default; for a method (`member`), `x.name` so read
+ * (`bus.on('typing', this.mark)`). Its calls through that value are no calls {@link callSitesOf}
+ * finds. Not a callee, an import or export specifier, a declaration, a type query, or a property key.
+ */
+function escapesIn(context: AnyContext, name: string, member: boolean): boolean {
+  return walk(context, context.sourceCode.ast, (node) => {
+    const parent = node.parent;
+    if (!parent) return undefined;
+    if (node.type === AST_NODE_TYPES.MemberExpression) {
+      if (!member || propertyName(node.property, node.computed) !== name) return undefined;
+      return valueUse(node, parent) ? 'stop' : undefined;
+    }
+    if (node.type !== AST_NODE_TYPES.Identifier) return undefined;
+    if (node.name !== name && importedName(context, node) !== name) return undefined;
+    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.property === node && !parent.computed) return undefined;
+    if (parent.type === AST_NODE_TYPES.Property && parent.key === node && !parent.shorthand) return undefined;
+    if (parent.type === AST_NODE_TYPES.ImportSpecifier || parent.type === AST_NODE_TYPES.ExportSpecifier || parent.type === AST_NODE_TYPES.ImportDefaultSpecifier) return undefined;
+    if (parent.type.startsWith('TS')) return undefined;
+    const defs = findVariable(context, node)?.defs ?? [];
+    if (!defs.some((def) => def.type === 'FunctionName' || def.type === 'ImportBinding' || (def.type === 'Variable' && def.name !== node))) return undefined;
+    return valueUse(node, parent) ? 'stop' : undefined;
+  });
+}
+
+/** Whether the reference `node` (its parent `parent`) reads the function as a value: no callee, no declared name, no assigned target. */
+function valueUse(node: TSESTree.Node, parent: TSESTree.Node): boolean {
+  if ((parent.type === AST_NODE_TYPES.CallExpression || parent.type === AST_NODE_TYPES.NewExpression) && parent.callee === node) return false;
+  if (parent.type === AST_NODE_TYPES.ChainExpression || parent.type === AST_NODE_TYPES.TSNonNullExpression) return valueUse(parent, parent.parent!);
+  if (parent.type === AST_NODE_TYPES.FunctionDeclaration || parent.type === AST_NODE_TYPES.FunctionExpression || parent.type === AST_NODE_TYPES.ClassDeclaration) return false;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id === node) return false;
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left === node) return false;
+  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) return parent.value === node;
+  // `typeof mark`, `mark === undefined`, `if (mark)`: a test of the binding, not a call of it elsewhere
+  if (parent.type === AST_NODE_TYPES.UnaryExpression || parent.type === AST_NODE_TYPES.BinaryExpression || parent.type === AST_NODE_TYPES.IfStatement) return false;
+  if (parent.type === AST_NODE_TYPES.ExpressionStatement) return false;
+  return true;
 }
 
 /**

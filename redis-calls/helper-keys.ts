@@ -20,12 +20,16 @@
  * `redis-calls/facades.ts` finds ({@link callSitesOf}): the helper's own module, and for an
  * exported function or a method the other modules of its application; a library's exported
  * function (its callers are other people's code), or a call of the helper's name the rules cannot
- * resolve, leaves the write judged where it is. A caller's key read from a loop over a constant
+ * resolve, leaves the write judged where it is; so does a helper some module also uses as a value
+ * (handed as a callback, `.call`ed, stored under another name: `facades.ts` CallSites.escapes),
+ * whose calls through that value pass keys no call site shows. A caller's key read from a loop over a constant
  * array (`for (const { key } of series)`) is each key the array holds.
  *
  * A key the helper builds from its parameters (`` const valueKey = `${family}:${user}` ``) is read
  * with each call's arguments in place of the parameters ({@link builtHelperKeyPersistent}): every
- * call's key must be persistent by design.
+ * call's key must be persistent by design. An argument a call leaves out (or passes as `undefined`)
+ * is the parameter's default; a call of the helper by itself that passes on the parameters the key
+ * reads is the call it sits in, and needs a call from elsewhere.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { callSitesOf } from './facades.js';
@@ -58,7 +62,8 @@ function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number, keyPr
   const parameter = keyParameter(context, keyNode);
   if (!parameter) return false;
   const found = callSitesOf(context, parameter.fn);
-  if (!found) return false;
+  // handed as a callback, `.call`ed, stored: calls with keys no site shows
+  if (!found || found.escapes) return false;
   if (found.sites.length === 0) return depth > 0 && !found.named ? 'dead' : false;
   let live = false;
   for (const { call, context: at } of found.sites) {
@@ -125,6 +130,9 @@ function judgeBuilt(context: AnyContext, keyNode: TSESTree.Node, keyPrefix: stri
   for (let tried = 0; node && tried < MAX_ENCLOSING; node = node.parent) {
     if (node.type !== AST_NODE_TYPES.FunctionDeclaration && node.type !== AST_NODE_TYPES.FunctionExpression && node.type !== AST_NODE_TYPES.ArrowFunctionExpression) continue;
     tried++;
+    // a callback written inline (`users.map((u) => redis.set(`${family}:${u}`, '1'))`): its
+    // parameters are whatever the callee hands it; the helper around it is the one called by name
+    if (node.type !== AST_NODE_TYPES.FunctionDeclaration && node.parent?.type === AST_NODE_TYPES.CallExpression && node.parent.arguments.includes(node as TSESTree.CallExpressionArgument)) continue;
     const params = parameterNames(context, node);
     if (!params || params.size === 0) continue;
     const probed = keyShapeWithArguments(context, keyNode, new Map([...params.values()].map((name) => [name, PROBE])));
@@ -134,17 +142,40 @@ function judgeBuilt(context: AnyContext, keyNode: TSESTree.Node, keyPrefix: stri
     break;
   }
   if (!fn || !names) return false;
+  // the parameters the key reads (`n` of `mark(family, user, n)` is not one)
+  const keyNames = new Map([...names].filter(([, name]) => keyShapeWithArguments(context, keyNode, new Map([[name, PROBE]])).shape.includes('\u0001')));
   const found = callSitesOf(context, fn);
-  if (!found || found.sites.length === 0) return false;
+  // handed as a callback, `.call`ed, stored: calls with arguments no site shows
+  if (!found || found.sites.length === 0 || found.escapes) return false;
+  let judged = 0;
   for (const { call, context: at } of found.sites) {
     if (call.arguments.some((arg) => arg.type === AST_NODE_TYPES.SpreadElement)) return false;
+    // the helper calling itself with the parameters the key reads, unchanged
+    // (`mark(family, user, n - 1)`): the key of the call it sits in
+    if (at === context && fn.range[0] <= call.range[0] && call.range[1] <= fn.range[1] && passesOwnParameters(context, call, keyNames)) continue;
+    judged++;
     const bound = new Map<TSESTree.Node, KeyShape>();
     for (const [index, name] of names) {
       const arg = call.arguments[index];
-      if (arg) bound.set(name, keyShapeOf(at, arg));
+      const param = fn.params[index];
+      // an argument left out (or `undefined`): the parameter's default value
+      const omitted = !arg || (arg.type === AST_NODE_TYPES.Identifier && arg.name === 'undefined' && (findVariable(at, arg)?.defs.length ?? 0) === 0);
+      if (omitted && param?.type === AST_NODE_TYPES.AssignmentPattern) bound.set(name, keyShapeOf(context, param.right));
+      else if (arg) bound.set(name, keyShapeOf(at, arg));
     }
     const shape = keyShapeWithArguments(context, keyNode, bound);
     if (persistentPattern(context, shape, keyPrefix) === undefined) return false;
+  }
+  // a helper only calling itself: no call from outside chose its key
+  return judged > 0;
+}
+
+/** Whether `call` hands each parameter of `names` its own parameter at the same position. */
+function passesOwnParameters(context: AnyContext, call: TSESTree.CallExpression, names: ReadonlyMap<number, TSESTree.Identifier>): boolean {
+  for (const [index, name] of names) {
+    const arg = call.arguments[index] ? unwrap(call.arguments[index]!) : undefined;
+    if (arg?.type !== AST_NODE_TYPES.Identifier || arg.name !== name.name) return false;
+    if (!findVariable(context, arg)?.defs.some((def) => def.name === name)) return false;
   }
   return true;
 }

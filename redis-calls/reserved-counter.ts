@@ -284,8 +284,16 @@ export function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
  * Whether an `await` of something other than a Redis command (or a unit's `exec()`) sits between
  * the reservation's reply and the decrement, in their function (callbacks written there aside:
  * they do not run in between).
+ * @param end where the code run in between ends: the decrement, by default; the end of a loop
+ *   around the decrement that does not hold the reservation (its next turn runs the rest of the body first)
  */
-export function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpression, decrement: RedisCall, fn: TSESTree.Node | undefined): boolean {
+export function otherAwaitBetween(
+  context: AnyContext,
+  done: TSESTree.AwaitExpression,
+  decrement: RedisCall,
+  fn: TSESTree.Node | undefined,
+  end: number = decrement.node.range[0],
+): boolean {
   // a blocking command (BLPOP k 30, XREAD BLOCK, WAIT) waits as long as any other work
   const redisNodes = new Set<TSESTree.Node>(
     callsInFunction(context, fn, true)
@@ -296,14 +304,14 @@ export function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpre
     context,
     fn ?? context.sourceCode.ast,
     (node) => {
-      if (node.range[0] <= done.range[0] || node.range[0] >= decrement.node.range[0]) return undefined;
+      if (node.range[0] <= done.range[0] || node.range[0] >= end || node === decrement.node) return undefined;
       // a `for await` waits on its iterable, a `yield` on the generator's consumer
       if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
       if (node.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
       if (awaitsNoWork(context, node.argument)) return undefined;
       return awaitsOnlyRedis(context, node.argument, redisNodes, fileIndexOf(context).calls) ? undefined : 'stop';
     },
-    { range: [done.range[1], decrement.node.range[0]], skipFunctions: true },
+    { range: [done.range[1], end], skipFunctions: true },
   );
 }
 

@@ -22,24 +22,27 @@
  *   `setTimeout(() => redis.del(k), 60_000)`;
  * - a call of the deleter (`endGame(id)`, `this.endGame(id)`, `setTimeout(endGame, ms, id)`)
  *   inside such a callback, in the deleter's module or in a module importing it (`importers.ts`
- *   importersOf; tests, mocks and fixtures left out, `test-paths.ts`), one call deep, named by its
- *   binding: for a function, the identifier bound to its declaration or to its import from its
- *   module, or a member of a namespace import of that module (a local `cleanup` or a parameter of
- *   the same name is not it); for a method, a member call of its name that no built-in collection,
- *   socket or stream method has (`pending.delete(id)` in a timer is no call of a repository's
- *   `delete`). Other code calling the deleter too does not restore the credit: an entity nobody
+ *   walkImporters, also through re-exports; tests, mocks and fixtures left out, `test-paths.ts`),
+ *   one call deep, named by its binding: for a function, the identifier bound to its declaration or
+ *   to its import from its module (under any local name, through re-exports; not a function of
+ *   another module bearing its name), or a member of a namespace import of that module (a local
+ *   `cleanup` or a parameter of the same name is not it); for a method, `this.name(...)` in its own
+ *   class, or a member call of its name that no built-in collection, socket or stream method has
+ *   (`pending.delete(id)` in a timer is no call of a repository's `delete`). Other code calling the deleter too does not restore the credit: an entity nobody
  *   ends explicitly waits for the timer.
  *
  * Not a `setInterval`, nor a `setTimeout` that re-arms itself (a recurring sweep, registered again
- * when the process starts). A DEL on the request path
+ * when the process starts), nor a `setTimeout` of the code (a local function, a parameter) or one
+ * imported from another module than `timers` (`timers/promises`). A DEL on the request path
  * that created the key (a `finally`, the same handler) is decided before this is asked
  * (`deleted-after.ts`, the writer's own function): this reading only takes away the credit of a DEL
  * of another function.
  */
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calledName } from './builder-lookup.js';
-import { importersOf } from './importers.js';
+import { walkImporters } from './importers.js';
 import { importedBinding, loadModule, moduleContext, namespaceModule, readModule, specifierOf } from './modules.js';
 import { packageOf } from './project.js';
 import { enclosingFunction, encloses, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -57,10 +60,20 @@ const ONE_OFF_TIMERS: ReadonlySet<string> = new Set(['setTimeout']);
 function timerCallback(context: AnyContext, call: TSESTree.CallExpression): TSESTree.Node | undefined {
   const name = referenceName(call.callee);
   if (name === undefined || !ONE_OFF_TIMERS.has(name)) return undefined;
+  // a `setTimeout` of the code (a function, a parameter, a variable) or one imported from a module
+  // other than `timers` (`timers/promises`' setTimeout takes no callback) is no timer of the runtime
+  if (call.callee.type === AST_NODE_TYPES.Identifier && !runtimeTimer(context, call.callee)) return undefined;
   const [callback, delay] = call.arguments;
   if (!callback || !delay || callback.type === AST_NODE_TYPES.SpreadElement) return undefined;
   if (delay.type === AST_NODE_TYPES.Literal && delay.value === 0) return undefined;
   return rearms(context, call, callback) ? undefined : callback;
+}
+
+/** Whether the identifier `callee` is the runtime's timer: the global, or one imported from `timers` / `node:timers`. */
+function runtimeTimer(context: AnyContext, callee: TSESTree.Identifier): boolean {
+  const defs = findVariable(context, callee)?.defs ?? [];
+  if (defs.length === 0) return true;
+  return defs.every((def) => def.type === 'ImportBinding' && def.parent?.type === AST_NODE_TYPES.ImportDeclaration && /^(?:node:)?timers$/.test(def.parent.source.value));
 }
 
 /** Whether the timer `call`'s `callback` calls (or is) the named function the timer is set in. */
@@ -112,17 +125,41 @@ function namesDeleter(context: AnyContext, node: TSESTree.Node, name: string, de
   const method = parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition || parent?.type === AST_NODE_TYPES.Property;
   if (node.type === AST_NODE_TYPES.MemberExpression) {
     if (referenceName(node) !== name) return false;
+    // `this.remove(id)` in the class whose method `remove` is the deleter, whatever built-in bears the name
+    if (method && own && node.object.type === AST_NODE_TYPES.ThisExpression && parent?.type !== AST_NODE_TYPES.Property && classBodyOfThis(node) === parent?.parent) return true;
     if (method) return !GENERIC_METHODS.has(name);
     if (own || deleterPath === undefined || node.object.type !== AST_NODE_TYPES.Identifier) return false;
-    return namespaceModule(context, node.object)?.path === deleterPath;
+    const namespace = namespaceModule(context, node.object);
+    return namespace !== undefined && samePath(namespace.path, deleterPath);
   }
-  if (method || node.type !== AST_NODE_TYPES.Identifier || node.name !== name) return false;
+  if (method || node.type !== AST_NODE_TYPES.Identifier) return false;
   if (own) {
+    if (node.name !== name) return false;
     const defs = findVariable(context, node)?.defs ?? [];
     return defs.some((def) => (def.type === 'FunctionName' && def.node === deleter) || (def.type === 'Variable' && def.node.init !== null && unwrap(def.node.init) === deleter));
   }
   const imported = importedBinding(context, node);
-  return imported !== undefined && imported.name === name && imported.module.path === deleterPath;
+  return imported !== undefined && deleterPath !== undefined && imported.name === name && samePath(imported.module.path, deleterPath);
+}
+
+/** The class body `this` at `node` is an instance of: through arrows, up to a method or a field of a class. */
+function classBodyOfThis(node: TSESTree.Node): TSESTree.Node | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent?.type !== AST_NODE_TYPES.MethodDefinition) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether two absolute paths name the same file (a symlinked temporary folder spelled both ways). */
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -178,14 +215,19 @@ function scheduledByName(context: AnyContext, deleter: FunctionLike): boolean {
   if (schedulesCall(context, name, deleter, path, true)) return true;
   if (path === undefined) return false;
   const root = packageOf(path)?.root;
-  for (const importer of importersOf(path, root)) {
-    if (TEST_PATH.test(root !== undefined ? relative(root, importer) : importer)) continue;
-    const specifier = specifierOf(path, importer);
-    const text = readModule(path, specifier)?.entry.text;
-    // only a module whose text writes a timer and the deleter's name is parsed
-    if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) continue;
-    const module = loadModule(context, specifier);
-    if (module && schedulesCall(moduleContext(context, module), name, deleter, path, false)) return true;
-  }
-  return false;
+  // the modules importing the deleter's, and those importing it through their re-exports
+  return walkImporters(
+    [path],
+    (importer, depth) => {
+      if (depth === 0) return 'passed';
+      const specifier = specifierOf(path, importer);
+      const text = readModule(path, specifier)?.entry.text;
+      // only a module whose text writes a timer and the deleter's name is parsed
+      if (text === undefined || !text.includes(name) || !/\bsetTimeout\b/.test(text)) return 'passed';
+      const module = loadModule(context, specifier);
+      if (!module) return 'passed';
+      return schedulesCall(moduleContext(context, module), name, deleter, path, false) ? 'found' : 'read';
+    },
+    (importer) => TEST_PATH.test(root !== undefined ? relative(root, importer) : importer),
+  );
 }

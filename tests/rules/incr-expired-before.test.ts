@@ -147,3 +147,43 @@ describe('incr-needs-expire-on-create: a write after the key was just given its 
     ]);
   });
 });
+
+describe('a write in a loop after the creation and its EXPIRE', () => {
+  // the next turn's write runs after the rest of the body: a sleep longer than the TTL in between
+  const loop = (rest: string) =>
+    ioredis(`export async function tally(key: string, fields: string[]) {
+  await redis.incr(key);
+  await redis.expire(key, 60);
+  for (const field of fields) {
+    await redis.hincrby(key, field, 1);${rest}
+  }
+}
+declare function sleep(ms: number): Promise<void>;
+`);
+
+  it('may recreate the key without TTL when other work is awaited after it in the loop', () => {
+    expect(lint(loop(`\n    await sleep(120_000);`))).toEqual([
+      ['separateRoundTrip', 4, 15],
+      ['expiryBeforeCreate', 7, 17],
+    ]);
+    // the same for a creation with its TTL (SET ... EX)
+    expect(
+      lint(
+        ioredis(`export async function tally(key: string, fields: string[]) {
+  await redis.set(key, '0', 'EX', 60);
+  for (const field of fields) {
+    await redis.incr(key);
+    await sleep(120_000);
+  }
+}
+declare function sleep(ms: number): Promise<void>;
+`),
+      ),
+    ).toEqual([['noExpiry', 6, 17]]);
+  });
+
+  it('finds the key when only Redis round trips follow it in the loop', () => {
+    expect(lint(loop(`\n    await redis.get('flags');`))).toEqual([['separateRoundTrip', 4, 15]]);
+    expect(lint(loop(''))).toEqual([['separateRoundTrip', 4, 15]]);
+  });
+});

@@ -107,6 +107,29 @@ export async function again(runId: string) {
   });
 });
 
+describe('an ObjectId', () => {
+  it('mints an identifier when made from nothing, and wraps an existing one when handed a value', () => {
+    // `new ObjectId()`: a new document's id
+    expect(lintSeeds(seeds(`export async function flush(version: string) {
+  await seedFlush(new ObjectId() as unknown as string, version);
+}
+declare class ObjectId { constructor(id?: string); }`))).toEqual(BOTH);
+    // `new ObjectId(req.params.id)`, `ObjectId(hex)`: the id of a stored document, parsed
+    for (const callers of [
+      `export async function onRequest(req: { params: { id: string } }) {
+  await seedFlush(new ObjectId(req.params.id) as unknown as string, 'v1');
+}
+declare class ObjectId { constructor(id?: string); }`,
+      `export async function onRequest(req: { params: { id: string } }) {
+  await seedFlush(ObjectId(req.params.id), 'v1');
+}
+declare function ObjectId(id?: string): string;`,
+    ]) {
+      expect(lintSeeds(seeds(callers))).toEqual(CREATION_ONLY);
+    }
+  });
+});
+
 describe('a record written for an identifier minted in another module', () => {
   const files = (caller: string, extra: Record<string, string> = {}) => ({
     'src/redis.ts': `import Redis from 'ioredis';\nexport const redis = new Redis();\n`,
@@ -131,6 +154,35 @@ export async function enqueueFlush(version: string) {
   await seedFlush(runId, version);
 }
 `)).toEqual([
+      [INCR, 'noExpiry', 3, 15],
+      [INCR, 'noExpiry', 6, 15],
+    ]);
+  });
+
+  it('keeps it an update when a module calls the seed with an id it was given under another name, or through an index', () => {
+    const minted = `import { seedFlush } from './seed';
+export async function enqueueFlush(version: string) {
+  await seedFlush(crypto.randomUUID(), version);
+}
+`;
+    expect(lint(`${minted}import { seedFlush as flushSeed } from './seed';
+export async function resume(runId: string) {
+  await flushSeed(runId, 'v1');
+}
+`)).toEqual([[INCR, 'noExpiry', 3, 15]]);
+    expect(
+      lint(minted, {
+        'src/index.ts': `export * from './seed';\n`,
+        'src/resume.ts': `import { seedFlush } from './index';\nexport const resume = (runId: string) => seedFlush(runId, 'v1');\n`,
+      }),
+    ).toEqual([[INCR, 'noExpiry', 3, 15]]);
+    // the same modules, every call minting: a creation of its own
+    expect(
+      lint(minted, {
+        'src/index.ts': `export * from './seed';\n`,
+        'src/resume.ts': `import { seedFlush as flushSeed } from './index';\nexport const restart = () => flushSeed(crypto.randomUUID(), 'v1');\n`,
+      }),
+    ).toEqual([
       [INCR, 'noExpiry', 3, 15],
       [INCR, 'noExpiry', 6, 15],
     ]);

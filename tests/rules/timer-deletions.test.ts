@@ -164,6 +164,49 @@ export async function open(id: string) {
 `))).toEqual([]);
   });
 
+  it('takes `this.remove(id)` in a timer of the class whose method `remove` is the deleter for its call, from a method or a field arrow', () => {
+    const rooms = (schedule: string) =>
+      ioredis(`export class Rooms {
+  private pending = new Set<string>();
+  async remove(id: string) {
+    await redis.del(\`room:\${id}\`);
+  }
+  async open(id: string) {
+    await redis.set(\`room:\${id}\`, '1');
+  }
+  ${schedule}
+}
+`);
+    for (const schedule of [
+      `later(id: string) { setTimeout(() => this.remove(id), 60_000); }`,
+      `later = (id: string) => { setTimeout(() => this.remove(id), 60_000); };`,
+    ]) {
+      expect(lintWriteRules(rooms(schedule))).toEqual([[SET, 'setWithoutTtl', 9, 17, undefined]]);
+    }
+    // a Set's delete, another object's remove, or `this` of a function of its own
+    for (const schedule of [
+      `later(id: string) { setTimeout(() => this.pending.delete(id), 60_000); }`,
+      `later(id: string, other: { remove(id: string): void }) { setTimeout(() => other.remove(id), 60_000); }`,
+      `later(id: string) { setTimeout(function (this: { remove(id: string): void }) { this.remove(id); }, 60_000); }`,
+    ]) {
+      expect(lintWriteRules(rooms(schedule))).toEqual([]);
+    }
+  });
+
+  it('takes a setTimeout of the code for no timer of the runtime, and the one imported from node:timers for one', () => {
+    // a local setTimeout that runs its callback at once
+    expect(lintWriteRules(endGame(`function setTimeout(run: () => void, _label: string) {
+  run();
+}
+export function onStart(id: string) {
+  setTimeout(() => endGame(id), 'now');
+}`))).toEqual([]);
+    expect(lintWriteRules(endGame(`import { setTimeout } from 'node:timers';
+export function onStart(id: string) {
+  setTimeout(() => endGame(id), 30_000);
+}`))).toEqual(REPORTED);
+  });
+
   it('keeps a key deleted on the request path that created it, whatever timer calls that path (deleted-after.ts decides it first)', () => {
     expect(lintWriteRules(ioredis(`export async function handle(id: string) {
   try {
@@ -207,6 +250,39 @@ export function onMove(id: string) {
   }, 30_000);
 }
 `)).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+
+  it('follows the import that binds the cleanup: under another local name, or through an index that re-exports it', () => {
+    expect(lint(`import { endGame as finish } from './cleanup';
+export function onMove(id: string) {
+  setTimeout(() => finish(id), 30_000);
+}
+`)).toEqual([[INCR, 'noExpiry', 3, 15]]);
+    expect(lint(`import { endGame } from './index';
+export function onMove(id: string) {
+  setTimeout(() => endGame(id), 30_000);
+}
+`, { 'src/index.ts': `export { endGame } from './cleanup';\n` })).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+
+  it('takes no function of another module that bears the cleanup\'s name for it', () => {
+    // moves.ts imports the cleanup module, but its timer runs the lobby's endGame; the cleanup's
+    // endGame runs on a request path
+    expect(lint(`import { VERSION } from './cleanup';
+import { endGame } from './lobby';
+export function onMove(id: string) {
+  setTimeout(() => endGame(id), 30_000 * VERSION);
+}
+`, {
+      'src/cleanup.ts': `import { redis } from './redis';
+export async function endGame(id: string) {
+  await redis.del(\`game:chat:\${id}\`);
+}
+export const VERSION = 1;
+`,
+      'src/lobby.ts': `export async function endGame(id: string) { console.log(id); }\n`,
+      'src/routes.ts': `import { endGame } from './cleanup';\nexport const resign = (id: string) => endGame(id);\n`,
+    })).toEqual([]);
   });
 
   it('keeps the cleanup as the end of the key when that module calls it from a handler, or only a test sets the timer', () => {
