@@ -38,8 +38,12 @@ const MINTERS = /^(?:randomUUID|uuid(?:v[147])?|v[147]|nanoid|ulid|cuid2?|create
  */
 const PARSES_WITH_ARGUMENT = /^(?:generateId|objectId|ObjectId)$/;
 
-/** The index of the parameter of `fn` the key `keyNode` is built from (through `const` bindings of `fn`), or `undefined`. */
-function keyParameter(context: AnyContext, fn: FunctionLike, keyNode: TSESTree.Node): number | undefined {
+/**
+ * The index of the parameter of `fn` the key `keyNode` is built from (through `const` bindings of
+ * `fn`), or `undefined`; unlike `helper-keys.ts` keyParameter (the key *is* the parameter), the key
+ * may only contain it (`` `workflow:state:${runId}` ``).
+ */
+function keyBuiltFromParameter(context: AnyContext, fn: FunctionLike, keyNode: TSESTree.Node): number | undefined {
   let found: number | undefined;
   const seen = new Set<TSESTree.Node>();
   const visit = (root: TSESTree.Node, depth: number): void => {
@@ -105,7 +109,7 @@ function mintedArgument(context: AnyContext, call: TSESTree.CallExpression, arg:
  * a minted identifier.
  */
 export function keyOfMintedEntity(context: AnyContext, fn: FunctionLike, keyNode: TSESTree.Node): boolean {
-  const index = keyParameter(context, fn, keyNode);
+  const index = keyBuiltFromParameter(context, fn, keyNode);
   if (index === undefined) return false;
   const found = callSitesOf(context, fn);
   if (!found || found.sites.length === 0 || handedOnAsValue(context, fn)) return false;
