@@ -1008,8 +1008,9 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
   let named = (context.sourceCode.text.match(word)?.length ?? 0) > 1;
   if (sitesIn(context, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
   const member = isClassMember(fn);
-  let escapes = escapesIn(context, name, member);
-  if (!reachableFromOutside(fn, context)) return { sites, named, escapes };
+  // the modules whose uses of the function as a value `escapes` reads, only when a caller asks
+  const read: AnyContext[] = [context];
+  if (!reachableFromOutside(fn, context)) return withEscapes(sites, named, read, name, member);
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
   if (!info || !info.application) return undefined;
@@ -1027,9 +1028,25 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
     if (!module) return undefined;
     const at = moduleContext(context, module);
     if (sitesIn(at, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
-    escapes ||= escapesIn(at, name, member);
+    read.push(at);
   }
-  return { sites, named, escapes };
+  return withEscapes(sites, named, read, name, member);
+}
+
+/**
+ * A {@link CallSites} whose `escapes` walks the modules `read` ({@link escapesIn}) the first time it
+ * is read: most readers of the call sites never ask, and the walk is one more pass over each module.
+ */
+function withEscapes(sites: CallSite[], named: boolean, read: readonly AnyContext[], name: string, member: boolean): CallSites {
+  let escapes: boolean | undefined;
+  return {
+    sites,
+    named,
+    get escapes() {
+      escapes ??= read.some((at) => escapesIn(at, name, member));
+      return escapes;
+    },
+  };
 }
 
 /** Whether `fn` is a method or a property of a class or an object literal (named by its key). */
