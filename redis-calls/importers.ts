@@ -45,8 +45,10 @@ export const MAX_MODULES_READ = 40;
 export const MAX_MODULES_SEEN = 400;
 
 /** A string literal given to `from`, `import(` or `require(`: an import specifier as written. */
-// a template without substitutions (`import(\`./kv\`)`) is a specifier as plain as a quoted one
-const SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"`]([^'"`\n$]+)['"`]/g;
+// a template without substitutions (`import(\`./kv\`)`) is a specifier as plain as a quoted one;
+// a `$` is a character of the path unless it opens a substitution (`$lib/db`, a tsconfig alias
+// SvelteKit and Bun projects write, is a specifier; `\`./${name}\`` is not)
+const SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"`]((?:[^'"`\n$]|\$(?!\{))+)['"`]/g;
 
 /**
  * The import specifiers a module's text writes (`from '…'`, `import '…'`, `import('…')`,
