@@ -71,7 +71,14 @@ export function settled(verdict: ReceiverKind): boolean {
 
 /** Constructors / factories of clients, recognised by name when nothing better is known. */
 export const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
-export const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
+/** `createClientPool()`: node-redis 5's pool, whose command methods are the client's (https://github.com/redis/node-redis/blob/master/docs/pool.md). */
+export const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel', 'createClientPool']);
+/**
+ * node-redis methods that call their callback with a client of their own: 4's
+ * `client.executeIsolated(async (isolated) => ...)` (https://github.com/redis/node-redis/blob/v4.7.0/docs/isolated-execution.md)
+ * and 5's `pool.execute(async (client) => ...)` (https://github.com/redis/node-redis/blob/master/docs/pool.md).
+ */
+export const NODE_REDIS_CALLBACK_METHODS: ReadonlySet<string> = new Set(['executeIsolated', 'execute']);
 /** Methods of a client that return the client itself (or a copy of it). */
 export const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'withAbortSignal', 'asap', 'legacy']);
 /** Type names that denote a client when the annotation does not say where they come from. */

@@ -28,7 +28,7 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { codeImports, loadModule, locateExport, moduleContext, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, NODE_REDIS_CALLBACK_METHODS, SELF_RETURNING, KNOWN_NOT_REDIS, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients, isRegistryPackage } from './client-packages.js';
 import { declaresDuckTypedClient, importedFlavor, importedPackage, ownSpecifier, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
@@ -323,6 +323,26 @@ export class ClientDetector {
     if (text.length <= 40) return text;
     const open = text.indexOf('(');
     return open > 0 && open < 36 ? `${text.slice(0, open)}(...)` : `${text.slice(0, 37)}...`;
+  }
+
+  /**
+   * The first parameter of a callback node-redis calls with a client (NODE_REDIS_CALLBACK_METHODS):
+   * `client.executeIsolated(async (isolated) => ...)` (4), `pool.execute(async (c) => ...)` (5's
+   * `createClientPool()`), when the method's receiver is a node-redis client (not a batch).
+   */
+  private nodeRedisCallbackClient(id: TSESTree.Identifier, depth: number): ReceiverKind | undefined {
+    const fn = id.parent;
+    if (fn?.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn?.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+    if (fn.params[0] !== id) return undefined;
+    const call = fn.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== fn) return undefined;
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const method = memberKeyName(callee.property, callee.computed);
+    if (!method || !NODE_REDIS_CALLBACK_METHODS.has(method)) return undefined;
+    const owner = this.classifySyntactic(unwrap(callee.object), depth + 1);
+    if (!owner.redis || owner.flavor !== 'node-redis' || owner.batch) return undefined;
+    return relabel(owner, (inner) => `node-redis calls \`${method}\`'s callback with a client, where ${inner}`);
   }
 
   /** `f(...)` or `x.m(...)` used as a receiver: factories, `multi()` / `pipeline()` and chains. */
@@ -623,6 +643,9 @@ export class ClientDetector {
         if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left === id) {
           return this.classifySyntactic(param.right, depth + 1);
         }
+        // client.executeIsolated(async (isolated) => ...), pool.execute(async (client) => ...): node-redis hands its own client
+        const handed = this.nodeRedisCallbackClient(id, depth);
+        if (handed) return handed;
         // withRedis(label, async (r) => ...): what the function the callback is passed to hands it
         return callbackParameterVerdict(this, id, depth);
       }

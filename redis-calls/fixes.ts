@@ -201,10 +201,11 @@ export function addSetOptions(
   const quote = quoteOf(context, call.nameNode);
   // Bun's send(cmd, args) and GLIDE's customCommand(args) take strings only, and so does Bun's
   // set(key, value, ...options: string[]) past its two-token overloads (`'EX', seconds`), and
-  // node-redis' sendCommand([...]) (its argv is `RedisArgument[]`: a number throws at run time)
+  // node-redis' sendCommand([...]) (its argv is `RedisArgument[]`: a number throws at run time);
+  // Bun's past two tokens also when the edit adds them (SETNX as `set(k, v, 'EX', String(ttl), 'NX')`)
   const stringsOnly =
     (call.form === 'generic' && (call.flavor === 'bun' || call.flavor === 'glide')) ||
-    (call.flavor === 'bun' && call.argumentNodes.length > 2) ||
+    (call.flavor === 'bun' && (call.argumentNodes.length > 2 || options.length > 1)) ||
     (call.form === 'generic' && call.flavor === 'node-redis' && valueNode.parent?.type === AST_NODE_TYPES.ArrayExpression);
   const parts = options.flatMap((option) => tokenText(option, 'ioredis', quote, undefined, stringsOnly));
   return (fixer) => [fixer.insertTextAfter(valueNode, `, ${parts.join(', ')}`)];

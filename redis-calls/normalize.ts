@@ -427,6 +427,7 @@ function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out
         let type: CommandArg;
         let value: CommandArg;
         let hasValue = false;
+        let valueNodeOf: TSESTree.Node | undefined;
         let readable = true;
         for (const inner of valueNode.properties) {
           if (inner.type !== AST_NODE_TYPES.Property) {
@@ -439,13 +440,16 @@ function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out
           else if (innerName === 'value') {
             hasValue = true;
             value = typeof innerValue === 'boolean' ? undefined : innerValue;
+            valueNodeOf = inner.value;
           }
         }
         out.args.push(readable ? type : undefined);
         out.nodes.push(undefined);
         if (hasValue) {
+          // the expiry's own node (as `{ EX: ttl }`'s): ttl-units and expire-needs-positive-ttl
+          // read `{ expiration: { type: 'EX', value: ttlMs } }` as they read `{ EX: ttlMs }`
           out.args.push(value);
-          out.nodes.push(undefined);
+          out.nodes.push(valueNodeOf);
         }
       } else {
         const value = staticValue(context, valueNode);

@@ -163,9 +163,12 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
         const named = name ? unitOfName(name) : undefined;
         if (named?.kind === 'absolute' && /^(?:now|currentTime|nowTime)/.test(name!)) return { ...named, clock: true };
         const first = bare.arguments[0];
-        if (first && first.type !== AST_NODE_TYPES.SpreadElement && name && ['floor', 'ceil', 'round', 'trunc', 'Number', 'parseInt', 'parseFloat', 'abs'].includes(name)) {
+        // `String(ttl)`, `ttl.toString()`: the string a client taking strings only sends (Bun's
+        // `send('EXPIRE', [k, String(ttlMs)])`, a node-redis `sendCommand([...])`), in ttl's unit
+        if (first && first.type !== AST_NODE_TYPES.SpreadElement && name && ['floor', 'ceil', 'round', 'trunc', 'Number', 'String', 'parseInt', 'parseFloat', 'abs'].includes(name)) {
           return guessUnit_(first, depth + 1);
         }
+        if (name === 'toString' && bare.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression) return guessUnit_(callee.object, depth + 1);
         if (name === 'max' || name === 'min') {
           for (const argument of bare.arguments) {
             if (argument.type === AST_NODE_TYPES.SpreadElement || argument.type === AST_NODE_TYPES.Literal) continue;

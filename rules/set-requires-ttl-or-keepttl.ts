@@ -264,8 +264,21 @@ export default createRule<Options, MessageIds>({
           const suggest: Array<{ messageId: MessageIds; data?: Record<string, string>; fix: NonNullable<ReturnType<typeof addSetOptions>> }> = [];
           let fix: ReturnType<typeof addSetOptions>;
           /** The edit adding `expiry` to the write (SETNX has no expiry option: it becomes SET key value EX <ttl> NX). */
-          const withExpiry = (expiry: SetOption) =>
-            call.command === 'SETNX' ? rewriteAsSet(context, call, [expiry, 'NX']) : addSetOptions(context, call, [expiry]);
+          const withExpiry = (expiry: SetOption) => (call.command === 'SETNX' ? setnxAsSet(call, expiry) : addSetOptions(context, call, [expiry]));
+          /**
+           * SETNX as SET key value EX <ttl> NX. SET ... NX replies OK or nil where SETNX replied 1
+           * or 0 (https://redis.io/docs/latest/commands/setnx/): a reply the code reads
+           * (`return redis.setnx(k, v)`, `(await redis.setnx(k, v)) === 1`) is turned back into
+           * SETNX's for the clients whose SETNX resolves to 1 / 0 (ioredis, iovalkey, @upstash/redis,
+           * Bun); node-redis' resolves to a boolean in 4 and to 1 / 0 in 5, so no rewrite is offered
+           * there, nor in a MULTI / pipeline (the reply is an element of EXEC's).
+           */
+          const setnxAsSet = (call: RedisCall, expiry: SetOption): ReturnType<typeof rewriteAsSet> => {
+            const rewrite = rewriteAsSet(context, call, [expiry, 'NX']);
+            if (!rewrite || replyUnused(call.node)) return rewrite;
+            if (call.unit.kind !== 'single' || call.form !== 'method' || !SETNX_INTEGER_REPLY.has(call.flavor)) return undefined;
+            return (fixer) => [...rewrite(fixer), fixer.insertTextAfter(call.node, ".then((reply) => (reply === 'OK' ? 1 : 0))")];
+          };
           // an expiry of the key in a later round trip: the key is not kept forever on purpose,
           // only exposed between the two (the message says so); its TTL is the one to add
           // (redis-calls/write-expiry.ts), never a cache default or another key's constant
@@ -331,6 +344,9 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
+
+/** Clients whose SETNX resolves to Redis' integer reply, 1 or 0 (node-redis 4's is a boolean). */
+const SETNX_INTEGER_REPLY: ReadonlySet<string> = new Set(['ioredis', 'upstash', 'bun']);
 
 /** Whether the value of a command's call is thrown away (`redis.setnx(k, v);`, `await redis.setnx(k, v);`). */
 function replyUnused(node: TSESTree.Node): boolean {

@@ -119,7 +119,7 @@ function rewriteFor(
 ): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
   const ttlArg = call.description.ttl!.arg;
   if (call.description.ttlOption) {
-    const optionNode = call.argNodes[ttlArg - 1];
+    const optionNode = call.argNodes[ttlArg - 1] ?? typeBeside(call.argNodes[ttlArg]);
     if (!optionNode) return undefined;
     if (optionNode.type === AST_NODE_TYPES.Literal && typeof staticValue(context, optionNode) === 'string' && optionNode.raw) {
       const quote = optionNode.raw[0];
@@ -140,6 +140,20 @@ function rewriteFor(
   if (!name || name.toUpperCase() !== current) return undefined;
   const spelled = name === name.toUpperCase() ? replacement : camel(name, replacement, call.flavor);
   return (fixer) => fixer.replaceText(call.nameNode, spelled);
+}
+
+/**
+ * The `type` string beside an expiry's `value` in node-redis 5's `{ expiration: { type: 'EX', value:
+ * ttl } }` and GETEX's `{ type: 'EX', value: ttl }`: the token a unit switch rewrites.
+ */
+function typeBeside(valueNode: TSESTree.Node | undefined): TSESTree.Node | undefined {
+  const property = valueNode?.parent;
+  if (property?.type !== AST_NODE_TYPES.Property || property.value !== valueNode || propertyName(property.key) !== 'value') return undefined;
+  if (property.parent.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  for (const sibling of property.parent.properties) {
+    if (sibling.type === AST_NODE_TYPES.Property && !sibling.computed && propertyName(sibling.key) === 'type' && sibling.value.type === AST_NODE_TYPES.Literal) return sibling.value;
+  }
+  return undefined;
 }
 
 /**

@@ -108,8 +108,9 @@ export default createRule<[], MessageIds>({
           if (property.key === at && typeof arg === 'string') tokens.push(`'${arg.toUpperCase()}'`);
           else if (property.value === at) tokens.push(sourceCode.getText(at));
           else return undefined;
-        } else if (at) return undefined;
-        // an entry read from an inner object (`expiration: { type: 'EX', value: 60 }`): its value
+        } else if (at && !(property?.type === AST_NODE_TYPES.Property && property.value === at && property.parent.parent?.parent === node)) return undefined;
+        // an entry read from an inner object (`expiration: { type: 'EX', value: 60 }`, whose
+        // value's node normalize.ts keeps for ttl-units): its value
         else if (typeof arg === 'number') tokens.push(String(arg));
         else if (typeof arg === 'string' && /^\w+$/.test(arg)) tokens.push(`'${arg.toUpperCase()}'`);
         else return undefined;
