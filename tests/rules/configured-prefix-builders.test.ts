@@ -12,6 +12,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import luaRule from '../../rules/embedded-lua.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { keyShapes } from '../helpers/key-shapes.js';
 import { noExpiryWithMulti, runRule, untypedTester, persistentSettings as persistent } from './tester.js';
@@ -89,6 +90,32 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a builder prefixed by confi
       code: idempotency,
       filename: app,
       errors: [{ ...noExpiryWithMulti(idempotency, "hset(createRedisKey(...SCOPES.jobs.idem, id), 'at', '1')", 'createRedisKey(...SCOPES.jobs.idem, id)'), line: 5, column: 15 }],
+    },
+  ],
+});
+
+// a script's KEYS[1] is judged with the key its caller passes: the builder's default spelling
+const luaHead = "import Redis from 'ioredis';\nimport { createRedisKey, envOnlyKey, SCOPES } from '../lib/keys';\nconst redis = new Redis();\n";
+const luaDefine = "redis.defineCommand('enqueue', { numberOfKeys: 1, lua: \"redis.call('SADD', KEYS[1], ARGV[1])\" });\n";
+runRule(untypedTester, 'embedded-lua (KEYS[1] passed a key of a builder prefixed by configuration)', luaRule, {
+  valid: [{ code: `${luaHead}${luaDefine}await redis.enqueue(createRedisKey(...SCOPES.jobs.idem, id), 'j');`, filename: app, settings: persistent('app:jobs:*') }],
+  invalid: [
+    {
+      // no literal default: the caller's key is `*jobs*idem*`, under no pattern
+      code: `${luaHead}${luaDefine}await redis.enqueue(envOnlyKey('jobs', 'idem', id), 'j');`,
+      filename: app,
+      settings: persistent('app:jobs:*'),
+      errors: [
+        {
+          messageId: 'luaFinding',
+          line: 4,
+          column: 57,
+          data: {
+            ruleId: 'write-path-needs-ttl',
+            message: "SADD on KEYS[1] can create it without a TTL, and the script's end (line 4, column 92) precedes any expiry, so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.",
+          },
+        },
+      ],
     },
   ],
 });
