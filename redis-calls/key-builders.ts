@@ -12,6 +12,7 @@ import { constructorArgumentSites } from './constructor-arguments.js';
 import type { ClassNode } from './class-statics.js';
 import { assignedOnce } from './containers.js';
 import { importedBinding, loadModule, locateExport, moduleContext, namespaceModule, type ExportSite, type ImportedModule } from './modules.js';
+import { textMethodCall } from './finite-members.js';
 import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How deep classes are followed (imports, base classes). */
@@ -87,11 +88,42 @@ function localsComputedByCalls(body: TSESTree.Node): Set<string> {
   const names = new Set<string>();
   const visit = (node: TSESTree.Node): void => {
     if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) return;
-    if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init && holdsCall(node.init)) names.add(node.id.name);
+    // `const prefix = process.env.REDIS_KEY_PREFIX?.trim() || 'app'`: configuration, not data a call computes
+    if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init && holdsCall(node.init) && !isConfiguredWithDefault(node.init)) {
+      names.add(node.id.name);
+    }
     childrenOf(node).forEach(visit);
   };
   visit(body);
   return names;
+}
+
+/**
+ * A setting read from the environment with a literal default the code writes: `process.env.X ??
+ * 'app'`, `process.env.X || 'app'`, the read normalised by argument-less text methods first
+ * (`process.env.REDIS_KEY_PREFIX?.trim() || 'rhex'`, Myyiso/Rhex's `createRedisKey`). One value per
+ * deployment, spelled by its default (`redis-calls/key-shape.ts` reads `a ?? 'lit'` of a fixed `a`
+ * whose text is unknown as `'lit'`): a key builder's local holding it is no text a call computes
+ * from the key's data. Syntactic (`process` is not checked to be the global: a builder of another
+ * module is read without its scope here).
+ */
+export function isConfiguredWithDefault(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  if (node.type !== AST_NODE_TYPES.LogicalExpression || node.operator === '&&') return false;
+  const fallback = unwrap(node.right);
+  if (fallback.type !== AST_NODE_TYPES.Literal || typeof fallback.value !== 'string' || fallback.value === '') return false;
+  let read = unwrap(node.left);
+  // process.env.X?.trim().toLowerCase(): each argument-less text method, down to the read
+  for (let call = read; call.type === AST_NODE_TYPES.CallExpression; call = read) {
+    const method = textMethodCall(unwrap(call.callee), call);
+    if (!method) return false;
+    read = unwrap(method.receiver);
+  }
+  if (read.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const env = unwrap(read.object);
+  if (env.type !== AST_NODE_TYPES.MemberExpression || propertyName(env.property, env.computed) !== 'env') return false;
+  const process = unwrap(env.object);
+  return process.type === AST_NODE_TYPES.Identifier && process.name === 'process';
 }
 
 /** Whether an expression reads an identifier of `names` (property keys left out). */
@@ -109,7 +141,19 @@ export function isKeyText(input: TSESTree.Node): boolean {
     node.type === AST_NODE_TYPES.TemplateLiteral ||
     (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') ||
     (node.type === AST_NODE_TYPES.BinaryExpression && node.operator === '+') ||
-    isStringConcatenation(node)
+    isStringConcatenation(node) ||
+    isJoinedArrayLiteral(node)
+  );
+}
+
+/** `[prefix, ...parts].join(':')`: an array literal joined, each element's text in order (`redis-calls/key-shape.ts`). */
+function isJoinedArrayLiteral(node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(node.callee);
+  return (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    propertyName(callee.property, callee.computed) === 'join' &&
+    unwrap(callee.object).type === AST_NODE_TYPES.ArrayExpression
   );
 }
 

@@ -897,6 +897,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   const restParam = joinedRestParameter(where, builder.fn);
   const restArgs = restParam && restArguments(node, restParam.index);
   if (restParam && restArgs) inner.set(restParam.id, { ...UNKNOWN_PART, elements: restArgs.map((a) => shapeOf(context, a, bindings, depth + 1)) });
+  // createRedisKey(...REDIS_KEY_SCOPES.jobs.index, id): the elements of the const array spread there, in order
+  const spreadArgs = restParam && !restArgs ? spreadRestArguments(context, node, restParam.index, bindings, depth) : undefined;
+  if (restParam && spreadArgs) inner.set(restParam.id, { ...UNKNOWN_PART, elements: spreadArgs });
   builder.fn.params.forEach((param, index) => {
     const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     const argument = node.arguments[index];
@@ -1054,6 +1057,40 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
   if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property) || (container.defined?.length ?? 0) > 0 || (container.mutated?.length ?? 0) > 0) return undefined;
   const parts = declared.properties.map((p) => read((p as TSESTree.Property).value));
   return parts.length === 0 ? undefined : { ...parts.reduce(common), fixed: parts.every((p) => p.fixed) };
+}
+
+/**
+ * The parts a call passes for a builder's rest parameter (the arguments from `index` on) when it
+ * spreads a constant array there: a member of a const object literal, here or imported, holding an
+ * array literal (`createRedisKey(...REDIS_KEY_SCOPES.backgroundJobs.index)` of `REDIS_KEY_SCOPES =
+ * { backgroundJobs: { index: ['background-jobs', 'index'] } } as const`, Myyiso/Rhex), its
+ * elements spelled where they are written, in order. `undefined` when a spread is of anything
+ * else (an array the code fills, a parameter, a call), holds a hole or a spread itself, or when an
+ * argument before the rest parameter is spread (the parameters would not get the arguments they
+ * are written against).
+ */
+function spreadRestArguments(context: AnyContext, call: TSESTree.CallExpression, index: number, bindings: Bindings, depth: number): Part[] | undefined {
+  if (call.arguments.slice(0, index).some((argument) => argument.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  const parts: Part[] = [];
+  for (const argument of call.arguments.slice(index)) {
+    if (argument.type !== AST_NODE_TYPES.SpreadElement) {
+      parts.push(shapeOf(context, argument, bindings, depth + 1));
+      continue;
+    }
+    const spread = unwrap(argument.argument);
+    if (spread.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const container = containerOf(context, spread.object, depth + 1);
+    const name = propertyName(spread.property, spread.computed);
+    if (!container || name === undefined || container.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const member = memberOf(container, name);
+    const array = member.value && !member.mutated ? unwrap(member.value) : undefined;
+    if (array?.type !== AST_NODE_TYPES.ArrayExpression || array.elements.some((element) => element === null || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+    for (const element of array.elements as TSESTree.Expression[]) {
+      const inner = shapeOf(container.context, element, new Map(), depth + 1);
+      parts.push(container.imported ? { text: inner.text, via: [], fixed: true, ...carried(inner) } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed, ...carried(inner) });
+    }
+  }
+  return parts;
 }
 
 /**

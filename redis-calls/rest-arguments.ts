@@ -47,9 +47,12 @@ export function onlyJoined(context: AnyContext, id: TSESTree.Identifier): boolea
   const variable = findVariable(context, id);
   if (!variable || variable.references.length === 0) return false;
   return variable.references.every((reference) => {
-    // `[group, ...parts].join(sep)`: spread into an array literal that is joined as written
-    const spread = reference.identifier.parent;
-    const joined = spread?.type === AST_NODE_TYPES.SpreadElement && spread.argument === reference.identifier && spread.parent?.type === AST_NODE_TYPES.ArrayExpression ? spread.parent : reference.identifier;
+    // `[group, ...parts].join(sep)`: spread into an array literal that is joined as written, or
+    // each element converted to its text first (`...parts.map((part) => String(part))`)
+    const converted = textConversionOf(reference.identifier);
+    const spread = converted ? converted.parent : reference.identifier.parent;
+    const spreadValue = converted ?? reference.identifier;
+    const joined = spread?.type === AST_NODE_TYPES.SpreadElement && spread.argument === spreadValue && spread.parent?.type === AST_NODE_TYPES.ArrayExpression ? spread.parent : reference.identifier;
     const member = joined.parent;
     return (
       member?.type === AST_NODE_TYPES.MemberExpression &&
@@ -69,8 +72,38 @@ export function onlyJoined(context: AnyContext, id: TSESTree.Identifier): boolea
  * @param element the spread element
  */
 export function spreadParameter(context: AnyContext, element: TSESTree.SpreadElement): TSESTree.Node | undefined {
-  const argument = unwrap(element.argument);
+  const argument = textConvertedArray(unwrap(element.argument)) ?? unwrap(element.argument);
   return argument.type === AST_NODE_TYPES.Identifier ? findVariable(context, argument)?.defs[0]?.name : undefined;
+}
+
+/**
+ * `parts.map(String)`, `parts.map((part) => String(part))`, `` parts.map((p) => `${p}`) ``: the
+ * elements of `parts`, each as its text (what `join` would make of it anyway); the call, when
+ * `identifier` is the receiver of one, else `undefined`.
+ */
+function textConversionOf(identifier: TSESTree.Identifier | TSESTree.JSXIdentifier): TSESTree.CallExpression | undefined {
+  const member = identifier.parent;
+  const call = member?.parent;
+  if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== identifier || call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) return undefined;
+  return textConvertedArray(call) === identifier ? call : undefined;
+}
+
+/** The array a text-converting `map` call ({@link textConversionOf}) is made on, or `undefined`. */
+function textConvertedArray(node: TSESTree.Node): TSESTree.Node | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.arguments.length !== 1) return undefined;
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'map') return undefined;
+  const callback = unwrap(node.arguments[0]!);
+  const isString = (n: TSESTree.Node) => n.type === AST_NODE_TYPES.Identifier && n.name === 'String';
+  if (isString(callback)) return unwrap(callee.object);
+  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression || callback.params.length !== 1 || callback.params[0]!.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const param = callback.params[0]!.name;
+  const body = unwrap(callback.body);
+  const names = (n: TSESTree.Node) => n.type === AST_NODE_TYPES.Identifier && n.name === param;
+  const converts =
+    (body.type === AST_NODE_TYPES.CallExpression && isString(unwrap(body.callee)) && body.arguments.length === 1 && names(unwrap(body.arguments[0]!))) ||
+    (body.type === AST_NODE_TYPES.TemplateLiteral && body.expressions.length === 1 && body.quasis.every((q) => q.value.cooked === '') && names(unwrap(body.expressions[0]!)));
+  return converts ? unwrap(callee.object) : undefined;
 }
 
 /**
