@@ -165,7 +165,11 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
  */
 export function sameWriteOtherArm(context: AnyContext, name: string | undefined, call: RedisCall, other: RedisCall): boolean {
   const equivalent = sameWriteCommands(call.command, other.command) || (name !== undefined && namesCommand(context, name, other));
-  if (!equivalent || !otherArms(call.node, other.node)) return false;
+  if (!equivalent) return false;
+  const arms = otherArms(call.node, other.node);
+  // after an early return, only two commands of one counter (`if (n === 1) { return c.incr(key); }
+  // return c.incrby(key, n);`); the same command on both sides may drop what the test read (a TTL)
+  if (arms === false || (arms === 'early' && call.command === other.command)) return false;
   const keys = (c: RedisCall): string | undefined => {
     const parts = c.description.keys.map((action) => {
       const node = c.argNodes[action.arg];
@@ -179,18 +183,18 @@ export function sameWriteOtherArm(context: AnyContext, name: string | undefined,
 /**
  * Whether two nodes sit in different arms of one conditional expression or `if`, or one in an
  * `if` without `else` that always returns or throws and the other after it in the same block
- * (`if (n === 1) { return c.incr(key); } return c.incrby(key, n);`).
+ * (`if (n === 1) { return c.incr(key); } return c.incrby(key, n);`): `'arms'` or `'early'`.
  */
-function otherArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
+function otherArms(a: TSESTree.Node, b: TSESTree.Node): 'arms' | 'early' | false {
   for (let node: TSESTree.Node | undefined = a.parent; node; node = node.parent) {
     if (node.range[0] > b.range[0] || node.range[1] < b.range[1]) continue;
-    if (node.type === AST_NODE_TYPES.BlockStatement) return earlyReturnArms(node, a, b);
+    if (node.type === AST_NODE_TYPES.BlockStatement) return earlyReturnArms(node, a, b) ? 'early' : false;
     if (node.type !== AST_NODE_TYPES.ConditionalExpression && node.type !== AST_NODE_TYPES.IfStatement) return false;
     const arm = (n: TSESTree.Node): 'consequent' | 'alternate' | undefined =>
       encloses(node.consequent, n) ? 'consequent' : node.alternate && encloses(node.alternate, n) ? 'alternate' : undefined;
     const armA = arm(a);
     const armB = arm(b);
-    return armA !== undefined && armB !== undefined && armA !== armB;
+    return armA !== undefined && armB !== undefined && armA !== armB ? 'arms' : false;
   }
   return false;
 }

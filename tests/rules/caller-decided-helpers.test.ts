@@ -22,6 +22,8 @@
  * writes a per-entity key without TTL (judged at the call, as before).
  */
 import { readFileSync } from 'node:fs';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
@@ -61,6 +63,9 @@ const counter = (amount: string, name = 'incr', first = 'incr', second = 'incrby
 // both commands run: the `if` does not return
 const bothRun = ioredis('export class Counter {\n  async incr(key: string, amount = 1) {\n    if (amount === 1) {\n      await redis.incr(key);\n    }\n    return await redis.incrby(key, amount);\n  }\n}');
 
+// a wrapper that receives a TTL and drops it: the same SET after the early return
+const dropsTtl = ioredis('export class Cache {\n  async set(key, value, ttl) {\n    if (ttl) {\n      return await redis.set(key, value);\n    }\n    return await redis.set(key, value);\n  }\n}');
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified helpers, callers decide)', setRule, {
   valid: [setAsync],
   invalid: [
@@ -87,4 +92,15 @@ runRule(untypedTester, 'incr-needs-expire-on-create (helpers whose callers decid
     // push itself: no pass-through, reported as before
     { ...file('app/service/counter.js'), errors: [{ messageId: 'expiryBeforeCreate', line: 17, column: 24 }] },
   ],
+});
+
+describe('a wrapper that receives a TTL and drops it', () => {
+  it('stays reported at both SETs: the same command after the early return is no second arm', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const messages = linter.verify(dropsTtl, [{ files: ['**/*.js'], plugins: { t: { rules: { set: setRule as never } } }, rules: { 't/set': 'error' } }], { filename: 'cache.js' });
+    expect(messages.map((m) => [m.line, m.messageId])).toEqual([
+      [6, 'setWithoutTtl'],
+      [8, 'setWithoutTtl'],
+    ]);
+  });
 });
