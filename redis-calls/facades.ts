@@ -242,13 +242,17 @@ function namesACommand(name: string): boolean {
 
 const reachable = new WeakMap<TSESTree.Node, boolean>();
 
+/** A minified file by its name's convention (`jquery.min.js`, `chart.min.mjs`): a vendored bundle. */
+const MINIFIED_BUNDLE = /\.min\.[cm]?js$/;
+
 /**
  * Whether the callers of the pass-through facade `fn` of the linted file are judged, so that the
  * facade itself can be left alone: the facade belongs to a library (its callers may be other
  * people's code; `redis-calls/project.ts` tells an application from a library by its
  * `package.json`), or a call of it somewhere in its application (tests left out, unless the
  * facade is in one) resolves to it as this module's reading of callers does, or nothing calls a
- * method of its name at all (dead code). A facade of an application whose calls the rules cannot
+ * method of its name at all (dead code; a minified bundle the application serves, `*.min.js`,
+ * is a vendored library and calls none of its code). A facade of an application whose calls the rules cannot
  * resolve (`this.cache = config.cache; this.cache.incr(key)`) is judged where it is, or its leak
  * would be reported nowhere. Also `true` when nothing can be told: no file on disk, no
  * `package.json`, a package of more than `MAX_FILES` source files.
@@ -276,6 +280,9 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
   for (const path of files) {
     const own = resolvePath(path) === resolvePath(file);
     if (!own && !ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
+    // a minified bundle the application serves (`public/assets/plugins/morris/morris.min.js`
+    // calling its own `incr`) is a vendored copy of another library, not a caller of its code
+    if (!own && MINIFIED_BUNDLE.test(path)) continue;
     let moduleCtx: AnyContext | undefined = own ? context : undefined;
     if (!own) {
       const text = readModule(file, specifierOf(file, path))?.entry.text;

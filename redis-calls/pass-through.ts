@@ -165,7 +165,11 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
  */
 export function sameWriteOtherArm(context: AnyContext, name: string | undefined, call: RedisCall, other: RedisCall): boolean {
   const equivalent = sameWriteCommands(call.command, other.command) || (name !== undefined && namesCommand(context, name, other));
-  if (!equivalent || !otherArms(call.node, other.node)) return false;
+  if (!equivalent) return false;
+  const arms = otherArms(call.node, other.node);
+  // after an early return, only two commands of one counter (`if (n === 1) { return c.incr(key); }
+  // return c.incrby(key, n);`); the same command on both sides may drop what the test read (a TTL)
+  if (arms === false || (arms === 'early' && call.command === other.command)) return false;
   const keys = (c: RedisCall): string | undefined => {
     const parts = c.description.keys.map((action) => {
       const node = c.argNodes[action.arg];
@@ -176,18 +180,38 @@ export function sameWriteOtherArm(context: AnyContext, name: string | undefined,
   return keys(call) !== undefined && keys(call) === keys(other);
 }
 
-/** Whether two nodes sit in different arms of one conditional expression or `if`. */
-function otherArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
+/**
+ * Whether two nodes sit in different arms of one conditional expression or `if`, or one in an
+ * `if` without `else` that always returns or throws and the other after it in the same block
+ * (`if (n === 1) { return c.incr(key); } return c.incrby(key, n);`): `'arms'` or `'early'`.
+ */
+function otherArms(a: TSESTree.Node, b: TSESTree.Node): 'arms' | 'early' | false {
   for (let node: TSESTree.Node | undefined = a.parent; node; node = node.parent) {
     if (node.range[0] > b.range[0] || node.range[1] < b.range[1]) continue;
+    if (node.type === AST_NODE_TYPES.BlockStatement) return earlyReturnArms(node, a, b) ? 'early' : false;
     if (node.type !== AST_NODE_TYPES.ConditionalExpression && node.type !== AST_NODE_TYPES.IfStatement) return false;
     const arm = (n: TSESTree.Node): 'consequent' | 'alternate' | undefined =>
       encloses(node.consequent, n) ? 'consequent' : node.alternate && encloses(node.alternate, n) ? 'alternate' : undefined;
     const armA = arm(a);
     const armB = arm(b);
-    return armA !== undefined && armB !== undefined && armA !== armB;
+    return armA !== undefined && armB !== undefined && armA !== armB ? 'arms' : false;
   }
   return false;
+}
+
+/**
+ * Whether, in `block`, one of `a` and `b` sits in an `if` without `else` whose branch always
+ * exits (ends in `return` or `throw`), and the other in a later statement of the block: the rest
+ * of the block is that `if`'s other arm.
+ */
+function earlyReturnArms(block: TSESTree.BlockStatement, a: TSESTree.Node, b: TSESTree.Node): boolean {
+  const indexOf = (n: TSESTree.Node): number => block.body.findIndex((statement) => encloses(statement, n));
+  const [first, second] = [indexOf(a), indexOf(b)].sort((x, y) => x - y) as [number, number];
+  if (first < 0 || first === second) return false;
+  const guard = block.body[first]!;
+  if (guard.type !== AST_NODE_TYPES.IfStatement || guard.alternate) return false;
+  const last = guard.consequent.type === AST_NODE_TYPES.BlockStatement ? guard.consequent.body.at(-1) : guard.consequent;
+  return last?.type === AST_NODE_TYPES.ReturnStatement || last?.type === AST_NODE_TYPES.ThrowStatement;
 }
 
 /** Words a wrapper's name adds to the command's without changing it: `setKey`, `getValue`, `setRedisObject`. */
@@ -197,6 +221,8 @@ const GENERIC_SUFFIX = /(?:Key|Value|Item|Entry)$/;
  * `pushToRedisList`, `setCacheValue`, `incrInRedis` (the verb is then the command).
  */
 const STORE_SUFFIX = /^([a-z]+)(?:To|In|Into|On)?(?:Redis|Cache)(?:Key|Value|Item|Entry|Object|Data|String|List|Hash|Record)?$/;
+/** The promisified variant's suffix, after a name of its own: `setAsync` (not `Async` alone). */
+const PROMISIFIED_SUFFIX = /(?<=[a-zA-Z])Async$/;
 /**
  * Counter verbs spelled out: `increment` and `increase` are INCR, `decrementBy` DECRBY; `push` is
  * either end's LPUSH / RPUSH.
@@ -217,19 +243,26 @@ const COUNTER_WORDS: Readonly<Record<string, string | string[]>> = {
  * The commands a wrapper's name says it sends: the command's own name in any case (`hSet`), with
  * a generic noun added (`setKey`, `getValue`), the store named after the verb (`setRedisObject`,
  * `pushToRedisList`: `push` is LPUSH or RPUSH), a hash verb spelled with its type (`setHash` is
- * HSET), a counter verb spelled out (`increment`, `increase`, `decrementBy`). Not the command's name alone:
+ * HSET), a counter verb spelled out (`increment`, `increase`, `decrementBy`), each maybe as the
+ * promisified variant (`setAsync`, `hSetAsync`, `incrbyFloatAsync`). Not the command's name alone:
  * `[name]` is among them whether or not Redis has such a command.
  */
 export function commandsOfWrapperName(name: string): string[] {
-  const store = STORE_SUFFIX.exec(name)?.[1];
-  const spelled = [name, name.replace(GENERIC_SUFFIX, ''), name.replace(/^([a-z]+)Hash$/, 'h$1'), ...(store ? [store] : [])].filter((n) => n !== '').map((n) => n.toUpperCase());
-  return spelled.flatMap((n) => COUNTER_WORDS[n] ?? n);
+  // the promisified variant bluebird's promisifyAll (and the code's own `util.promisify` wrappers)
+  // name after the command: `setAsync`, `hincrbyAsync`, `setKeyAsync`
+  const bases = PROMISIFIED_SUFFIX.test(name) ? [name, name.replace(PROMISIFIED_SUFFIX, '')] : [name];
+  const spelled = bases.flatMap((base) => {
+    const store = STORE_SUFFIX.exec(base)?.[1];
+    return [base, base.replace(GENERIC_SUFFIX, ''), base.replace(/^([a-z]+)Hash$/, 'h$1'), ...(store ? [store] : [])];
+  });
+  return [...new Set(spelled.filter((n) => n !== '').map((n) => n.toUpperCase()))].flatMap((n) => COUNTER_WORDS[n] ?? n);
 }
 
 /**
  * Whether a wrapper's name is the command it sends ({@link commandsOfWrapperName}), or a counter
  * command that adds the same amount (`incr(key) { return this.incrBy(key, 1) }`: INCR is INCRBY 1,
- * `semantics/commands.ts` counterStep).
+ * `semantics/commands.ts` counterStep), or the same way by an amount the code does not fix
+ * (`incr(key, n = 1)` sending INCRBY `n`: the caller's step).
  */
 export function namesCommand(context: AnyContext, name: string, call: RedisCall): boolean {
   const commands = commandsOfWrapperName(name);
@@ -238,8 +271,15 @@ export function namesCommand(context: AnyContext, name: string, call: RedisCall)
   const amountNode = call.command === 'INCRBY' || call.command === 'DECRBY' ? call.argNodes[1] : undefined;
   const amount = amountNode ? constantNumber(context, amountNode) : undefined;
   const step = counterStep(call.command, amount);
-  return step !== undefined && commands.some((command) => counterStep(command) === step);
+  if (step !== undefined) return commands.some((command) => counterStep(command) === step);
+  // `incr(key, n = 1)` sending INCRBY by the caller's `n`: the counter its name says, by the
+  // amount its caller chooses (a constant amount must be the name's: `incr` sending INCRBY 5 is not)
+  const direction = COUNTER_DIRECTION[call.command];
+  return amountNode !== undefined && amount === undefined && direction !== undefined && commands.some((command) => COUNTER_DIRECTION[command] === direction);
 }
+
+/** Which way a string counter command moves its integer, whatever the amount (`semantics/commands.ts` counterStep's sign). */
+const COUNTER_DIRECTION: Readonly<Record<string, 1 | -1>> = { INCR: 1, INCRBY: 1, DECR: -1, DECRBY: -1 };
 
 /** The identifier a parameter binds: `key`, `key = ''`, `private readonly key`, `...keys`. */
 function parameterBinding(param: TSESTree.Parameter): TSESTree.Node | undefined {
