@@ -274,12 +274,15 @@ export function namesCommand(context: AnyContext, name: string, call: RedisCall)
   if (step !== undefined) return commands.some((command) => counterStep(command) === step);
   // `incr(key, n = 1)` sending INCRBY by the caller's `n`: the counter its name says, by the
   // amount its caller chooses (a constant amount must be the name's: `incr` sending INCRBY 5 is not)
-  const direction = COUNTER_DIRECTION[call.command];
-  return amountNode !== undefined && amount === undefined && direction !== undefined && commands.some((command) => COUNTER_DIRECTION[command] === direction);
+  const direction = counterDirection(call.command);
+  return amountNode !== undefined && amount === undefined && direction !== undefined && commands.some((command) => counterDirection(command) === direction);
 }
 
-/** Which way a string counter command moves its integer, whatever the amount (`semantics/commands.ts` counterStep's sign). */
-const COUNTER_DIRECTION: Readonly<Record<string, 1 | -1>> = { INCR: 1, INCRBY: 1, DECR: -1, DECRBY: -1 };
+/** Which way a string counter command moves its integer by a positive amount: the sign of `semantics/command-families.ts` counterStep (1 for INCR / INCRBY, -1 for DECR / DECRBY), `undefined` for another command. */
+function counterDirection(command: string): number | undefined {
+  const step = counterStep(command, 1);
+  return step === undefined ? undefined : Math.sign(step);
+}
 
 /** The identifier a parameter binds: `key`, `key = ''`, `private readonly key`, `...keys`. */
 function parameterBinding(param: TSESTree.Parameter): TSESTree.Node | undefined {
