@@ -27,11 +27,15 @@
  * `setCommands.push(['set', k, v, 'PX', this.config.ttlInMsecs]); return multi(setCommands)`).
  * An Effect Option is an optional TTL: `ttl._tag === 'None'`, `Option.isNone` / `isSome`, and the
  * `onNone` handler of `Option.match(ttl, { onNone, onSome })` whose `onSome` writes the same key
- * with a TTL.
+ * with a TTL. The other arm may give the key its TTL through a helper handed the unit and the key
+ * (`this.expireIn(multi, key)`, `helper-expiry.ts`), whose TTL as the arm reads it (`this.lifetime`
+ * of the arm's class, or the argument passed) is the value tested: a store's configured "never
+ * expire" (`if (this.lifetime) { multi + helper } else { write }`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { COMMANDS_WITHOUT_TTL_SYNTAX, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { callersPassTested, deferredCommand } from './deferred-arms.js';
+import { helperExpiriesOf } from './helper-expiry-read.js';
 import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
@@ -250,7 +254,28 @@ function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: Branch | null
       if ([...testNames].some((name) => TTL_NAME.test(name))) return true;
     }
   }
-  return false;
+  return test !== null && helperSetsTestedTtl(context, arm, test, keyText);
+}
+
+/**
+ * An arm that calls a helper queueing an EXPIRE of the same key (written the same way) on a unit
+ * it is given (`helper-expiry.ts`: `this.expireIn(multi, key)`), whose TTL, as the arm reads it
+ * (`this.lifetime` of the arm's own class, or the argument the arm passes), is the value the test
+ * reads and finds absent on the other side: `if (this.lifetime) { ...; this.expireIn(multi, key) }
+ * else { await redis.incrBy(key, n) }`, the operator's configured "never expire".
+ */
+function helperSetsTestedTtl(context: AnyContext, arm: TSESTree.Node, test: Branch, keyText: string): boolean {
+  return walk(context, arm, (node) => {
+    if (node.type !== 'CallExpression' || node.arguments.length < 2) return undefined;
+    if (!node.arguments.some((arg) => arg.type !== 'SpreadElement' && squeeze(context.sourceCode.getText(unwrap(arg))) === keyText)) return undefined;
+    for (const expiry of helperExpiriesOf(context, node, armRunsOnlyWithTtl)) {
+      const key = node.arguments[expiry.keyArg];
+      if (!key || !expiry.ttl || squeeze(context.sourceCode.getText(unwrap(key))) !== keyText) continue;
+      const refs = ttlSourceReferences(context, [expiry.ttl]);
+      if (refs && [...refs].some((ref) => readsReference(context, test.node, ref)) && absentWhen(context, test.node, test.value, refs)) return 'stop';
+    }
+    return undefined;
+  });
 }
 
 /**
@@ -471,8 +496,41 @@ function namesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
  * multi.pexpire(k, left)` with `left = deadline - Date.now()`) is no such TTL: false.
  */
 export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sources: readonly TSESTree.Node[]): boolean {
+  const refs = ttlSourceReferences(context, sources);
+  if (!refs) return false;
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (isFunction(parent)) return false;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== child) {
+      // the other arm runs when the test has the other value
+      if (absentWhen(context, parent.test, child !== parent.consequent, refs)) return true;
+    } else if (parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === child) {
+      if (absentWhen(context, parent.left, false, refs)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the arm `arm` of the branch `branch` (an `if` or `?:`) runs only when the TTL value
+ * `sources` read is given: the test takes the other arm only when that value is absent
+ * ({@link absentWhen}), read as {@link onlyWhenTtlGiven} reads the tests above an expiry, one
+ * branch only (`if (this.lifetime) { multi.expire(key, this.lifetime) }`: the helper of
+ * `helper-expiry.ts` queues the EXPIRE whenever a lifetime is configured).
+ */
+export function armRunsOnlyWithTtl(context: AnyContext, branch: TSESTree.IfStatement | TSESTree.ConditionalExpression, arm: TSESTree.Node, sources: readonly TSESTree.Node[]): boolean {
+  if (arm === branch.test) return false;
+  const refs = ttlSourceReferences(context, sources);
+  return refs !== undefined && absentWhen(context, branch.test, arm !== branch.consequent, refs);
+}
+
+/**
+ * The references a TTL read from `sources` may be tested by ({@link onlyWhenTtlGiven}): theirs and
+ * those of the `const`s they are computed from, two hops; `undefined` when there are none or the
+ * value is a time left the code computes.
+ */
+function ttlSourceReferences(context: AnyContext, sources: readonly TSESTree.Node[]): Set<string> | undefined {
   // a time left the code computes (`deadline - Date.now()`): the test is the code's, not a caller's choice
-  if (sources.some((source) => remainingTime(context, source))) return false;
+  if (sources.some((source) => remainingTime(context, source))) return undefined;
   const refs = new Set<string>();
   const collect = (root: TSESTree.Node, hops: number): void => {
     for (const ref of referencesIn(context, root)) refs.add(ref);
@@ -484,17 +542,7 @@ export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sourc
     });
   };
   for (const source of sources) collect(source, 0);
-  if (refs.size === 0) return false;
-  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
-    if (isFunction(parent)) return false;
-    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== child) {
-      // the other arm runs when the test has the other value
-      if (absentWhen(context, parent.test, child !== parent.consequent, refs)) return true;
-    } else if (parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === child) {
-      if (absentWhen(context, parent.left, false, refs)) return true;
-    }
-  }
-  return false;
+  return refs.size === 0 ? undefined : refs;
 }
 
 function isFunction(node: TSESTree.Node): boolean {

@@ -26,10 +26,21 @@ import { enclosingFunction, encloses, findVariable, unwrap, walk, type AnyContex
  */
 export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number, alternatives: readonly RedisCall[] = []): boolean {
   const others = alternatives.filter((other) => other !== expiry).map((other) => other.node);
-  if (!queuedWhenever(context, expiry.node, write.node, others)) return false;
+  return queuedWithWriteAt(context, write, expiry.node, keyArg, others);
+}
+
+/**
+ * {@link queuedWithWrite} for an expiry queued by a node that is no Redis command itself: the call
+ * of a helper that queues the EXPIRE on the unit it is given (`this.expireIn(multi, key)`:
+ * `helper-expiry.ts`).
+ * @param expiry the node that queues the expiry, after `write` in the same function
+ * @param others the other nodes that queue an expiry of the same key (the arms of a branch)
+ */
+export function queuedWithWriteAt(context: AnyContext, write: RedisCall, expiry: TSESTree.Node, keyArg: number, others: readonly TSESTree.Node[] = []): boolean {
+  if (!queuedWhenever(context, expiry, write.node, others)) return false;
   const keyNode = write.argNodes[keyArg];
-  if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.node.range[0])) return false;
-  return !mayLeaveBetween(context, write.node, expiry.node) && !mayThrowIntoCatch(context, write.node, expiry.node);
+  if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.range[0])) return false;
+  return !mayLeaveBetween(context, write.node, expiry) && !mayThrowIntoCatch(context, write.node, expiry);
 }
 
 /** Statements and expressions that run what they hold whenever they run themselves. */

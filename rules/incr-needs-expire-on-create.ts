@@ -72,6 +72,7 @@ import {
 } from '../redis-calls/lifecycle.js';
 import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
+import { expiryQueuedByHelper } from '../redis-calls/helper-expiry.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
@@ -339,6 +340,9 @@ const rule = createRule<Options, MessageIds>({
           const stale = inUnit ? undefined : staleReads.find((read) => read !== undefined);
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
+          // an EXPIRE a helper queues in the same unit, handed the unit and the key (redis-calls/helper-expiry.ts)
+          const byHelper = !inUnit && !stale && expiryQueuedByHelper(context, call, keyArg) !== undefined;
+          if (byHelper && atomic) continue;
           // a helper's write on the pipeline it is given, expired there by every caller (redis-calls/caller-expiry.ts)
           if (!inUnit && allowPipeline && expiredByEveryCaller(context, call, creation.keyNode)) continue;
           // HSET then HEXPIRE of every field it wrote, in one unit: the hash empties itself
@@ -418,7 +422,7 @@ const rule = createRule<Options, MessageIds>({
             });
             continue;
           }
-          if (inUnit && unit.kind === 'pipeline') {
+          if ((inUnit || byHelper) && unit.kind === 'pipeline') {
             // a blocking command of the pipeline would stop blocking inside a MULTI; a batch of the
             // code's own declared type may have no multi()
             const blocking = (fileIndexOf(context).byUnit.get(unit.key) ?? []).some((c) => isBlockingCall(c.command, c.args));

@@ -30,6 +30,7 @@ import { laterExpiryTtl, lockTtlConstant } from '../redis-calls/write-expiry.js'
 import { isLockWrite } from '../redis-calls/locks.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { clampedRefundReset } from '../redis-calls/clamped-refund.js';
+import { expiryQueuedByHelper } from '../redis-calls/helper-expiry.js';
 import { createdWithTtlBeforeInUnit, expiryAfterInUnit, expiryInLaterRoundTrip, ttlInEarlierRoundTrip } from '../redis-calls/file-index.js';
 import { declaredPersistent, exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
@@ -133,6 +134,8 @@ export default createRule<Options, MessageIds>({
     function expiredInItsUnit(call: RedisCall, arg: number): boolean {
       const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
       if (atomic && expiryAfterInUnit(context, call, arg) !== undefined) return true;
+      // an EXPIRE a helper queues in the same unit, handed the unit and the key (redis-calls/helper-expiry.ts)
+      if (atomic && expiryQueuedByHelper(context, call, arg) !== undefined) return true;
       // a helper's write on the pipeline it is given, expired there by every caller (redis-calls/caller-expiry.ts)
       const keyNode = call.argNodes[arg];
       return allowPipeline && keyNode !== undefined && expiredByEveryCaller(context, call, keyNode);
