@@ -18,6 +18,8 @@ import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
 import { pluginSettings } from './settings.js';
 import { constantNumber } from './constant.js';
+import { guessUnit } from './ttl-value.js';
+import { unitMismatch } from '../semantics/ttl-units.js';
 import { findVariable, staticValue, unwrap, type AnyContext } from './static.js';
 
 type Fix = TSESLint.RuleFix;
@@ -497,6 +499,11 @@ export function incrementWithTtlFix(context: AnyContext, call: RedisCall): FixFu
   if (squeeze(sourceCode.getText(expiry.argumentNodes[0]!)) !== squeeze(sourceCode.getText(keyNode))) return undefined;
   const ttlNode = expiry.argumentNodes[1]!;
   if (!isNumeric(context, ttlNode)) return undefined;
+  // a TTL whose unit is not the command's (`expire(k, 24 * 60 * 60 * 1000)`, milliseconds to
+  // EXPIRE: ttl-units reports it) has no sure value to carry into `ttlMs`: its literal reading
+  // (`* 1000` more) keeps the bug, the meant one is a guess
+  const guess = guessUnit(context, ttlNode);
+  if (guess && unitMismatch(guess, expiry.command === 'PEXPIRE' ? 'milliseconds' : 'seconds')) return undefined;
   const ttlValue = constantNumber(context, ttlNode);
   let ttlMs: string;
   if (expiry.command === 'PEXPIRE') ttlMs = sourceCode.getText(ttlNode);

@@ -32,10 +32,57 @@ const otherBranch = ioredis(fn('  if (cond) await redis.incr(k);\n  else await r
 const otherKey = ioredis(fn('  await redis.incr(k);\n  await redis.expire(`other:${k}`, 60);'));
 const before = ioredis(fn('  await redis.expire(k, 60);\n  await redis.incr(k);'));
 const inCallback = ioredis(fn('  return redis.incr(k).then(() => redis.expire(k, 60));'));
+// milliseconds given to EXPIRE (ttl-units' finding): no helper suggestion carrying `* 1000` more;
+// a constant named in seconds, or milliseconds given to PEXPIRE, keeps it
+const msToExpire = ioredis(fn('  await redis.incr(k);\n  await redis.expire(k, 24 * 60 * 60 * 1000);'));
+const secondsConstant = ioredis(`const DAY_SECONDS = 86400;\n${fn('  await redis.incr(k);\n  await redis.expire(k, DAY_SECONDS);')}`);
+const msToPexpire = ioredis(fn('  await redis.incr(k);\n  await redis.pexpire(k, 24 * 60 * 60 * 1000);'));
 
 runRule(untypedTester, 'incr-needs-expire-on-create (its expiry in a later round trip)', incrRule, {
   valid: [],
   invalid: [
+    {
+      code: msToExpire,
+      errors: [
+        {
+          messageId: 'separateRoundTrip',
+          line: 4,
+          column: 15,
+          data: { command: 'INCR', key: 'k', line: '5', client: '', hint: '' },
+          suggestions: [multi(msToExpire, 'redis.incr(k);\n  await redis.expire(k, 24 * 60 * 60 * 1000);', 'redis.multi().incr(k).expire(k, 24 * 60 * 60 * 1000).exec();')],
+        },
+      ],
+    },
+    {
+      code: secondsConstant,
+      errors: [
+        {
+          messageId: 'separateRoundTrip',
+          line: 5,
+          column: 15,
+          data: { command: 'INCR', key: 'k', line: '6', client: '', hint: '' },
+          suggestions: [
+            helper(secondsConstant, 'await redis.incr(k);\n  await redis.expire(k, DAY_SECONDS);', "await incrementWithTtl(redis, k, { ttlMs: DAY_SECONDS * 1000, mode: 'sliding' });"),
+            multi(secondsConstant, 'redis.incr(k);\n  await redis.expire(k, DAY_SECONDS);', 'redis.multi().incr(k).expire(k, DAY_SECONDS).exec();'),
+          ],
+        },
+      ],
+    },
+    {
+      code: msToPexpire,
+      errors: [
+        {
+          messageId: 'separateRoundTrip',
+          line: 4,
+          column: 15,
+          data: { command: 'INCR', key: 'k', line: '5', client: '', hint: '' },
+          suggestions: [
+            helper(msToPexpire, 'await redis.incr(k);\n  await redis.pexpire(k, 24 * 60 * 60 * 1000);', "await incrementWithTtl(redis, k, { ttlMs: 24 * 60 * 60 * 1000, mode: 'sliding' });"),
+            multi(msToPexpire, 'redis.incr(k);\n  await redis.pexpire(k, 24 * 60 * 60 * 1000);', 'redis.multi().incr(k).pexpire(k, 24 * 60 * 60 * 1000).exec();'),
+          ],
+        },
+      ],
+    },
     {
       code: first,
       errors: [
