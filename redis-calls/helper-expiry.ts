@@ -41,7 +41,10 @@
  *
  * Not counted, and reported as before: a helper that receives the key only on some paths, one
  * that queues the EXPIRE on another key or another unit, one the caller calls after `exec()`, and
- * one whose EXPIRE sits under a test unrelated to its TTL (a feature flag).
+ * one whose EXPIRE sits under a test unrelated to its TTL (a feature flag), one whose TTL parameter
+ * the caller leaves out (or passes `undefined` / `null`), one that reassigns the unit or key
+ * parameter, an async one that awaits before its EXPIRE at a call not awaited (the caller's
+ * `exec()` goes first), and one called after an `exec()` that ends a chain on the unit.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { helperExpiriesOf } from './helper-expiry-read.js';
@@ -72,10 +75,13 @@ function execBetween(context: AnyContext, scope: TSESTree.Node, unit: TSESTree.I
   let found = false;
   const variable = findVariable(context, unit);
   walkOwnNodes(scope, (node) => {
-    if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < from || node.range[1] > to) return;
+    if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[1] > to) return;
     const callee = unwrap(node.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^exec/.test(propertyName(callee.property, callee.computed) ?? '')) return;
-    const object = unwrap(callee.object);
+    // the `exec` itself after the write, also at the end of a chain begun before it (`await unit.incr(k).exec()`)
+    if (callee.property.range[0] < from) return;
+    let object = unwrap(callee.object);
+    while (object.type === AST_NODE_TYPES.CallExpression && object.callee.type === AST_NODE_TYPES.MemberExpression) object = unwrap(object.callee.object);
     if (object.type === AST_NODE_TYPES.Identifier && findVariable(context, object) === variable) found = true;
   });
   return found;
