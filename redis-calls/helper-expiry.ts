@@ -44,7 +44,10 @@
  * one whose EXPIRE sits under a test unrelated to its TTL (a feature flag), one whose TTL parameter
  * the caller leaves out (or passes `undefined` / `null`), one that reassigns the unit or key
  * parameter, an async one that awaits before its EXPIRE at a call not awaited (the caller's
- * `exec()` goes first), and one called after an `exec()` that ends a chain on the unit.
+ * `exec()` goes first), one called after an `exec()` that ends a chain on the unit, and one whose
+ * EXPIRE hangs on the configured lifetime called on the arm a test of that lifetime takes when it
+ * is absent (`if (!this.lifetime) { ...; this.expireIn(multi, key) } else { ... }`; an `if`
+ * without `else` is not read so yet).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { helperExpiriesOf } from './helper-expiry-read.js';
@@ -87,6 +90,17 @@ function execBetween(context: AnyContext, scope: TSESTree.Node, unit: TSESTree.I
   return found;
 }
 
+/** Whether `site` sits, below `scope`, in the arm of an `if` / `?:` whose other arm runs only when `ttl` is given. */
+function inArmWithoutTtl(context: AnyContext, site: TSESTree.Node, scope: TSESTree.Node, ttl: TSESTree.Node): boolean {
+  for (let node: TSESTree.Node = site; node !== scope && node.parent; node = node.parent) {
+    const parent = node.parent;
+    if ((parent.type !== AST_NODE_TYPES.IfStatement && parent.type !== AST_NODE_TYPES.ConditionalExpression) || parent.test === node) continue;
+    const other = parent.consequent === node ? parent.alternate : parent.consequent;
+    if (other && armRunsOnlyWithTtl(context, parent, other, [ttl])) return true;
+  }
+  return false;
+}
+
 const squeeze = (context: AnyContext, node: TSESTree.Node): string => context.sourceCode.getText(unwrap(node)).replace(/\s+/g, '');
 
 /**
@@ -117,6 +131,9 @@ export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyA
       if (unit.type !== AST_NODE_TYPES.Identifier || unitKeyOf(context, unit) !== write.unit.key) continue;
       if (execBetween(context, scope, unit, write.node.range[1], site.range[0])) continue;
       if (keyAssignedBetween(context, unit, write.node.range[1], site.range[0])) continue;
+      // called on the arm a test of the helper's own TTL takes when it is absent (`if
+      // (!this.lifetime) { ...; this.expireIn(multi, key) }`): its EXPIRE never runs there
+      if (expiry.ttl && inArmWithoutTtl(context, site, scope, expiry.ttl)) continue;
       if (queuedWithWriteAt(context, write, site, keyArg)) return site;
     }
   }

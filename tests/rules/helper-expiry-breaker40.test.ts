@@ -7,12 +7,14 @@
  * - an async helper awaits before its EXPIRE and the caller does not await it: the caller's
  *   `exec()` runs first and the EXPIRE lands after the transaction;
  * - the helper reassigns the key parameter before expiring it (another key);
- * - `exec()` ends a chain begun on the unit between the write and the helper call.
+ * - `exec()` ends a chain begun on the unit between the write and the helper call;
+ * - the helper's EXPIRE hangs on the configured lifetime, and the caller queues it on the arm a
+ *   test of that lifetime takes when it is absent (`if (!this.lifetimeSeconds) { multi ... }`).
  * Near misses (valid): the TTL passed, a parameter default, the async helper awaited, a helper
  * whose mode parameter has a default, an `exec()` chained on another unit.
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
-import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, positionOf, runRule, untypedTester } from './tester.js';
 
 const module = (helper: string, body: string) =>
   ioredis(
@@ -50,5 +52,37 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a helper that does not queu
     leak(module(ASYNC, '  queueExpire(tx, key);\n  await tx.exec();')),
     leak(module(RENAMING, '  queueExpire(tx, key);\n  await tx.exec();')),
     leak(module(PLAIN, "  await tx.incr('total').exec();\n  queueExpire(tx, key);")),
+  ],
+});
+
+/** A node-redis store whose `expireIn` queues EXPIRE while a lifetime is configured, its MULTI on the arm of `test`. */
+const store = (test: string) =>
+  nodeRedis(
+    `export class CounterStore {\n  private lifetimeSeconds: number | null;\n  constructor(lifetimeSeconds: number | null) {\n    this.lifetimeSeconds = lifetimeSeconds;\n  }\n  async add(id: string, n: number) {\n    const key = \`count/\${id}\`;\n    if (${test}) {\n      const multi = client.multi();\n      multi.incrBy(key, n);\n      this.expireIn(multi, key);\n      await multi.exec();\n    } else {\n      await client.incrBy(key, n);\n    }\n  }\n  private expireIn(multi: ReturnType<typeof client.multi>, key: string) {\n    if (this.lifetimeSeconds) {\n      multi.expire(key, this.lifetimeSeconds);\n    }\n  }\n}\n`,
+  );
+const inverted = store('!this.lifetimeSeconds');
+
+runRule(untypedTester, 'incr-needs-expire-on-create (a helper called where its lifetime is absent)', incrRule, {
+  // near miss: the MULTI on the arm taken when the lifetime is configured (the other arm is the
+  // operator's "never expire")
+  valid: [store('this.lifetimeSeconds')],
+  invalid: [
+    {
+      code: inverted,
+      errors: [
+        {
+          messageId: 'noExpiry' as const,
+          ...positionOf(inverted, 'incrBy(key, n);'),
+          suggestions: [{ messageId: 'appendExpire' as const, output: inverted.replace('multi.incrBy(key, n);', 'multi.incrBy(key, n).expire(key, TTL_SECONDS);') }],
+        },
+        // the other arm: a lifetime is configured and the write has none
+        {
+          messageId: 'noExpiry' as const,
+          line: positionOf(inverted, 'client.incrBy(key, n)').line,
+          column: positionOf(inverted, 'client.incrBy(key, n)').column + 'client.'.length,
+          suggestions: [{ messageId: 'wrapInMulti' as const, output: inverted.replace('client.incrBy(key, n)', 'client.multi().incrBy(key, n).expire(key, TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
   ],
 });
