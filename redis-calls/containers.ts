@@ -34,6 +34,9 @@ export interface Container {
   mutated?: ReadonlyArray<readonly string[]>;
 }
 
+/** Methods that add elements to an array in place: an array they are called on is not read. */
+export const MUTATING_METHODS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice', 'fill', 'copyWithin']);
+
 /** What a container holds under `name`: its value, whether it is changed at run time, and what is assigned below it. */
 export function memberOf(container: Container, name: string): { value: TSESTree.Node | undefined; mutated: boolean; below: Pick<Container, 'defined' | 'mutated'> } {
   const mutated = (container.mutated ?? []).some((path) => path.length === 1 && (path[0] === name || path[0] === '*'));
@@ -67,6 +70,13 @@ function memberWrites(variable: TSESLint.Scope.Variable): Pick<Container, 'defin
     if (isAssignTarget(top)) {
       if (path.length === 0) return undefined;
       mutated.push([...path, '*']);
+      continue;
+    }
+    // an array below the object filled in place (`SCOPES.jobs.index.push(id)`): its literal no
+    // longer lists its elements
+    const filled = path.at(-1);
+    if (path.length > 1 && filled !== undefined && MUTATING_METHODS.has(filled) && top.parent?.type === AST_NODE_TYPES.CallExpression && top.parent.callee === top) {
+      mutated.push(path.slice(0, -1));
       continue;
     }
     if (path.length === 0 || !isWritten(top)) continue;

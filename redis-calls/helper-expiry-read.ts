@@ -86,8 +86,13 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
   // the EXPIREs queued on a parameter, of a parameter, in the helper's own body
   const expiries: Array<{ node: TSESTree.CallExpression; unitArg: number; keyArg: number }> = [];
   const exits: TSESTree.Node[] = [];
+  // an `await` of the helper before its EXPIRE, at a call not awaited, lets the caller go on (and
+  // `exec()`) before the EXPIRE is queued: it then lands after the transaction was sent
+  const awaits: TSESTree.Node[] = [];
+  const awaited = unwrap(site).parent?.type === AST_NODE_TYPES.AwaitExpression;
   walkOwnNodes(fn.body, (node) => {
     if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) exits.push(node);
+    if (node.type === AST_NODE_TYPES.AwaitExpression || (node.type === AST_NODE_TYPES.ForOfStatement && node.await)) awaits.push(node);
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callee = unwrap(node.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
@@ -97,6 +102,8 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     const key = node.arguments[0];
     const keyArg = key ? paramIndex(key) : -1;
     if (unitArg < 0 || keyArg < 0 || unitArg === keyArg || unitArg >= site.arguments.length || keyArg >= site.arguments.length) return;
+    // a parameter the helper reassigns holds another unit or key by then (`key = `${key}:seen``)
+    if (reassigned(helperContext, params[unitArg]) || reassigned(helperContext, params[keyArg])) return;
     // with the options the caller passes: EXPIRE ... XX / GT leaves a key without TTL without one
     const args: CommandArg[] = node.arguments.map((arg, index) => (index < 2 ? undefined : optionValue(context, site, helperContext, fn, paramIndex, arg)));
     const description = describeCommand(method, args);
@@ -108,11 +115,30 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     if (found.some((f) => f.unitArg === expiry.unitArg && f.keyArg === expiry.keyArg)) continue;
     const same = expiries.filter((other) => other.unitArg === expiry.unitArg && other.keyArg === expiry.keyArg).map((other) => other.node);
     if (exits.some((exit) => exit.range[0] < expiry.node.range[0])) continue;
+    if (!awaited && fn.async && awaits.some((wait) => wait.range[0] < expiry.node.range[0])) continue;
     if (!runsWheneverHelperDoes(helperContext, fn, expiry.node, same, ttlTested)) continue;
     const ttlNode = expiry.node.arguments[1];
+    // the TTL a parameter the caller leaves out (or passes as `undefined` / `null`): no lifetime at
+    // all at this call, not a configured one (`queueExpire(tx, key)` over `if (ttl) tx.expire(key, ttl)`)
+    if (ttlNode && absentAtCaller(site, fn, paramIndex(ttlNode))) continue;
     found.push({ unitArg: expiry.unitArg, keyArg: expiry.keyArg, ttl: ttlNode ? ttlAtCaller(context, site, helperContext, fn, paramIndex, ttlNode) : undefined });
   }
   return found;
+}
+
+/** Whether the helper assigns the parameter `param` in its body (a default value is no assignment). */
+function reassigned(context: AnyContext, param: TSESTree.Identifier | undefined): boolean {
+  const variable = param ? findVariable(context, param) : undefined;
+  return variable?.references.some((ref) => ref.isWrite() && !ref.init) ?? false;
+}
+
+/** Whether the caller at `site` leaves the parameter at `index` of `fn` without a value: not passed and without default, or `undefined` / `null`. */
+function absentAtCaller(site: TSESTree.CallExpression, fn: FunctionLike, index: number): boolean {
+  if (index < 0) return false;
+  const passed = site.arguments[index];
+  if (!passed) return fn.params[index]?.type !== AST_NODE_TYPES.AssignmentPattern;
+  const value = unwrap(passed);
+  return (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined') || (value.type === AST_NODE_TYPES.Literal && value.value === null && !('regex' in value));
 }
 
 /** An option of the helper's EXPIRE as the caller sends it: the caller's literal for a parameter (or the parameter's default), else the helper's literal. */

@@ -41,7 +41,13 @@
  *
  * Not counted, and reported as before: a helper that receives the key only on some paths, one
  * that queues the EXPIRE on another key or another unit, one the caller calls after `exec()`, and
- * one whose EXPIRE sits under a test unrelated to its TTL (a feature flag).
+ * one whose EXPIRE sits under a test unrelated to its TTL (a feature flag), one whose TTL parameter
+ * the caller leaves out (or passes `undefined` / `null`), one that reassigns the unit or key
+ * parameter, an async one that awaits before its EXPIRE at a call not awaited (the caller's
+ * `exec()` goes first), one called after an `exec()` that ends a chain on the unit, and one whose
+ * EXPIRE hangs on the configured lifetime called on the arm a test of that lifetime takes when it
+ * is absent (`if (!this.lifetime) { ...; this.expireIn(multi, key) } else { ... }`; an `if`
+ * without `else` is not read so yet).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { helperExpiriesOf } from './helper-expiry-read.js';
@@ -72,13 +78,27 @@ function execBetween(context: AnyContext, scope: TSESTree.Node, unit: TSESTree.I
   let found = false;
   const variable = findVariable(context, unit);
   walkOwnNodes(scope, (node) => {
-    if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < from || node.range[1] > to) return;
+    if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[1] > to) return;
     const callee = unwrap(node.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^exec/.test(propertyName(callee.property, callee.computed) ?? '')) return;
-    const object = unwrap(callee.object);
+    // the `exec` itself after the write, also at the end of a chain begun before it (`await unit.incr(k).exec()`)
+    if (callee.property.range[0] < from) return;
+    let object = unwrap(callee.object);
+    while (object.type === AST_NODE_TYPES.CallExpression && object.callee.type === AST_NODE_TYPES.MemberExpression) object = unwrap(object.callee.object);
     if (object.type === AST_NODE_TYPES.Identifier && findVariable(context, object) === variable) found = true;
   });
   return found;
+}
+
+/** Whether `site` sits, below `scope`, in the arm of an `if` / `?:` whose other arm runs only when `ttl` is given. */
+function inArmWithoutTtl(context: AnyContext, site: TSESTree.Node, scope: TSESTree.Node, ttl: TSESTree.Node): boolean {
+  for (let node: TSESTree.Node = site; node !== scope && node.parent; node = node.parent) {
+    const parent = node.parent;
+    if ((parent.type !== AST_NODE_TYPES.IfStatement && parent.type !== AST_NODE_TYPES.ConditionalExpression) || parent.test === node) continue;
+    const other = parent.consequent === node ? parent.alternate : parent.consequent;
+    if (other && armRunsOnlyWithTtl(context, parent, other, [ttl])) return true;
+  }
+  return false;
 }
 
 const squeeze = (context: AnyContext, node: TSESTree.Node): string => context.sourceCode.getText(unwrap(node)).replace(/\s+/g, '');
@@ -111,6 +131,9 @@ export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyA
       if (unit.type !== AST_NODE_TYPES.Identifier || unitKeyOf(context, unit) !== write.unit.key) continue;
       if (execBetween(context, scope, unit, write.node.range[1], site.range[0])) continue;
       if (keyAssignedBetween(context, unit, write.node.range[1], site.range[0])) continue;
+      // called on the arm a test of the helper's own TTL takes when it is absent (`if
+      // (!this.lifetime) { ...; this.expireIn(multi, key) }`): its EXPIRE never runs there
+      if (expiry.ttl && inArmWithoutTtl(context, site, scope, expiry.ttl)) continue;
       if (queuedWithWriteAt(context, write, site, keyArg)) return site;
     }
   }

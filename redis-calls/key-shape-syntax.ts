@@ -63,8 +63,8 @@ export function destructuredForOf(def: TSESLint.Scope.Definition): TSESTree.ForO
   return direct ? loop : undefined;
 }
 
-/** Methods that add elements to an array in place: an array they are called on is not read. */
-export const MUTATING_METHODS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice', 'fill', 'copyWithin']);
+/** Methods that add elements to an array in place: an array they are called on is not read (`containers.ts`, where a container's arrays are read too). */
+export { MUTATING_METHODS } from './containers.js';
 
 /**
  * A callee that stands for configuration rather than data: a function or method reached from

@@ -274,8 +274,27 @@ export function namesCommand(context: AnyContext, name: string, call: RedisCall)
   if (step !== undefined) return commands.some((command) => counterStep(command) === step);
   // `incr(key, n = 1)` sending INCRBY by the caller's `n`: the counter its name says, by the
   // amount its caller chooses (a constant amount must be the name's: `incr` sending INCRBY 5 is not)
+  // INCRBY by `-n` (or `n * -1`) moves the counter the other way: DECRBY `n`
   const direction = counterDirection(call.command);
-  return amountNode !== undefined && amount === undefined && direction !== undefined && commands.some((command) => counterDirection(command) === direction);
+  const sign = amountNode ? amountSign(context, amountNode) : 1;
+  return amountNode !== undefined && amount === undefined && direction !== undefined && commands.some((command) => counterDirection(command) === direction * sign);
+}
+
+/**
+ * The sign an amount the code does not fix gives the caller's value: -1 for `-n`, `n * -1`, `-1 *
+ * n`, `n / -1`, else 1 (`n`, `+n`, `n * 2`: the caller's own).
+ */
+function amountSign(context: AnyContext, input: TSESTree.Node): number {
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.UnaryExpression && (node.operator === '-' || node.operator === '+')) return (node.operator === '-' ? -1 : 1) * amountSign(context, node.argument);
+  if (node.type === AST_NODE_TYPES.BinaryExpression && (node.operator === '*' || node.operator === '/')) {
+    const factor = (side: TSESTree.Node): number => {
+      const value = constantNumber(context, side);
+      return value === undefined ? amountSign(context, side) : value < 0 ? -1 : 1;
+    };
+    return factor(node.left) * factor(node.right);
+  }
+  return 1;
 }
 
 /** Which way a string counter command moves its integer by a positive amount: the sign of `semantics/command-families.ts` counterStep (1 for INCR / INCRBY, -1 for DECR / DECRBY), `undefined` for another command. */

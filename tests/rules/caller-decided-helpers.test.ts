@@ -77,12 +77,22 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified helpers, caller
 });
 
 runRule(untypedTester, 'incr-needs-expire-on-create (helpers whose callers decide)', incrRule, {
-  valid: [incrbyAsync, hSetAsync, counter('amount'), counter('amount', 'decr', 'decr', 'decrby')],
+  valid: [
+    incrbyAsync,
+    hSetAsync,
+    counter('amount'),
+    counter('amount', 'decr', 'decr', 'decrby'),
+    // near miss of the negated amounts below: `decr` sending INCRBY by `-amount` is DECRBY by the caller's amount
+    counter('-amount', 'decr', 'decr', 'incrby'),
+  ],
   invalid: [
     // a fixed amount the name does not say: INCR named, INCRBY 5 sent
     { code: counter('5'), errors: [{ messageId: 'noExpiry', line: 6, column: 26 }, { messageId: 'noExpiry', line: 8, column: 24 }] },
     // the other way: `incr` sending DECRBY by the caller's amount
     { code: counter('amount', 'incr', 'incr', 'decrby'), errors: [{ messageId: 'noExpiry', line: 6, column: 26 }, { messageId: 'noExpiry', line: 8, column: 24 }] },
+    // INCRBY by the negated amount moves the other way too (DECRBY `amount`)
+    { code: counter('-amount'), errors: [{ messageId: 'noExpiry', line: 6, column: 26 }, { messageId: 'noExpiry', line: 8, column: 24 }] },
+    { code: counter('amount * -1'), errors: [{ messageId: 'noExpiry', line: 6, column: 26 }, { messageId: 'noExpiry', line: 8, column: 24 }] },
     // both commands run
     { code: bothRun, errors: [noExpiryWithMulti(bothRun, 'incr(key)', 'key'), { messageId: 'noExpiry', line: 8, column: 24 }] },
     // an application's facade with a caller the rules cannot resolve (`ctx.service.stats.decr`)

@@ -42,6 +42,15 @@ describe('key builders prefixed by configuration with a literal default', () => 
     expect(keyShapes(code, app)).toEqual(['app:jobs:index one', 'app:jobs:idem:* many', 'app:jobs:* many']);
   });
 
+  it('near miss: a spread of an array of a const object that the module fills in place (push) is the prefix, then anything', () => {
+    const code = [
+      "import { createRedisKey, FILLED, UNFILLED } from '../lib/keys';",
+      'probe(createRedisKey(...FILLED.jobs.index));',
+      'probe(createRedisKey(...UNFILLED.jobs.index));',
+    ].join('\n');
+    expect(keyShapes(code, app)).toEqual(['app:* many', 'app:jobs:index one']);
+  });
+
   it('near miss: a spread of an array the code does not write out is the prefix, then anything', () => {
     const code = ["import { createRedisKey } from '../lib/keys';", 'export function k(parts: string[]) {', '  probe(createRedisKey(...parts));', '}'].join('\n');
     expect(keyShapes(code, app)).toEqual(['app:* many']);
