@@ -9,6 +9,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, EFFECTS_THAT_SET_TTL, type CommandArg } from '../semantics/commands.js';
 import { functionNamed, methodTargets, type Target } from './facade-targets.js';
+import { keyParameter } from './helper-keys.js';
 import { clientDetectorOf } from './index.js';
 import { encloses, findVariable, propertyName, staticValue, unwrap, walkOwnNodes, type AnyContext, type FunctionLike } from './static.js';
 
@@ -83,6 +84,10 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     const variable = findVariable(helperContext, bare);
     return variable ? params.findIndex((param) => param !== undefined && findVariable(helperContext, param) === variable) : -1;
   };
+  const givenParameter = (node: TSESTree.Node): number => {
+    const parameter = keyParameter(helperContext, node);
+    return parameter?.fn === fn ? parameter.index : -1;
+  };
   // the EXPIREs queued on a parameter, of a parameter, in the helper's own body
   const expiries: Array<{ node: TSESTree.CallExpression; unitArg: number; keyArg: number }> = [];
   const exits: TSESTree.Node[] = [];
@@ -93,9 +98,10 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
     const method = propertyName(callee.property, callee.computed);
     if (!method || !EXPIRE_METHODS.has(method.toLowerCase())) return;
-    const unitArg = paramIndex(callee.object);
+    // the unit and the key as the caller hands them: a parameter the helper reassigns is another value
+    const unitArg = givenParameter(callee.object);
     const key = node.arguments[0];
-    const keyArg = key ? paramIndex(key) : -1;
+    const keyArg = key ? givenParameter(key) : -1;
     if (unitArg < 0 || keyArg < 0 || unitArg === keyArg || unitArg >= site.arguments.length || keyArg >= site.arguments.length) return;
     // with the options the caller passes: EXPIRE ... XX / GT leaves a key without TTL without one
     const args: CommandArg[] = node.arguments.map((arg, index) => (index < 2 ? undefined : optionValue(context, site, helperContext, fn, paramIndex, arg)));

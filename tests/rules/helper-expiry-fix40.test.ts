@@ -1,0 +1,42 @@
+/**
+ * Round 40 review of the EXPIRE a helper queues in the write's own MULTI (`redis-calls/helper-expiry.ts`),
+ * from the kind's definition: the helper must queue the EXPIRE on the unit and of the key its
+ * caller hands it, so a helper that reassigns its key (or unit) parameter before expiring it
+ * expires another key (or on another unit) and the write stays reported; the caller must hand it
+ * the write's own key (the same binding, not a like-named one of another block) before any
+ * `exec` of the unit, a callback's `exec` included. An EXPIRE the helper returns still runs, and
+ * one under `ttl && ...` runs whenever the TTL is given, as `if (ttl)` does.
+ */
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
+
+/** An ioredis module with the helper `helper` and the function `add` whose body is `body`. */
+const mod = (helper: string, body: string) => ioredis(`${helper}\nexport async function add(id: string) {\n  const key = \`c:\${id}\`;\n  const multi = redis.multi();\n${body}\n}\n`);
+const EXPIRE_IN = 'function expireIn(m: any, key: string) {\n  m.expire(key, 60);\n}';
+const queued = '  multi.incr(key);\n  expireIn(multi, key);\n  await multi.exec();';
+
+/** A `noExpiry` finding on the INCR queued in the MULTI of `code`, with its suggestion to queue an EXPIRE right after it. */
+const leak = (code: string, call = 'multi.incr(key);') => ({
+  code,
+  errors: [
+    {
+      messageId: 'noExpiry' as const,
+      ...positionOf(code, call.replace(/^multi\./, '')),
+      suggestions: [{ messageId: 'appendExpire' as const, output: code.replace(call, call.replace(/\);$/, ').expire(key, TTL_SECONDS);')) }],
+    },
+  ],
+});
+
+runRule(untypedTester, 'incr-needs-expire-on-create (round 40 review: a helper queueing the EXPIRE)', incrRule, {
+  valid: [
+    // the near miss: the helper expires the key it is given
+    mod(EXPIRE_IN, queued),
+  ],
+  invalid: [
+    // 1. the helper reassigns its key parameter: it expires `<key>:meta`
+    leak(mod('function expireIn(m: any, key: string) {\n  key = `${key}:meta`;\n  m.expire(key, 60);\n}', queued)),
+    // 1. the helper reassigns its unit parameter: it expires on a MULTI of its own
+    leak(mod('function expireIn(m: any, key: string) {\n  m = redis.multi();\n  m.expire(key, 60);\n}', queued)),
+  ],
+});
