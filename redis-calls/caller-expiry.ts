@@ -76,8 +76,8 @@ function expiresOn(context: AnyContext, node: TSESTree.Node, receiver: TSESTree.
   return findVariable(context, object) === findVariable(context, receiver);
 }
 
-/** Whether `exec` (or `exec*`) is called on the binding `receiver` between the offsets `from` and `to` inside `scope`. */
-function execBetween(context: AnyContext, scope: TSESTree.Node, receiver: TSESTree.Identifier, from: number, to: number): boolean {
+/** Whether `exec` (or `exec*`) is called on the binding `receiver` between the offsets `from` and `to` inside `scope`, a callback's included. */
+export function execBetween(context: AnyContext, scope: TSESTree.Node, receiver: TSESTree.Identifier, from: number, to: number): boolean {
   let found = false;
   walkOwnNodes(
     scope,

@@ -44,6 +44,7 @@
  * one whose EXPIRE sits under a test unrelated to its TTL (a feature flag).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { execBetween } from './caller-expiry.js';
 import { helperExpiriesOf } from './helper-expiry-read.js';
 import { keyAssignedBetween } from './key-id.js';
 import type { RedisCall } from './normalize.js';
@@ -65,20 +66,6 @@ function unitKeyOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node 
   }
   if (init?.type === AST_NODE_TYPES.NewExpression) return init;
   return def.name;
-}
-
-/** Whether `exec*` is called on the binding of `unit` between the offsets `from` and `to` of `scope`. */
-function execBetween(context: AnyContext, scope: TSESTree.Node, unit: TSESTree.Identifier, from: number, to: number): boolean {
-  let found = false;
-  const variable = findVariable(context, unit);
-  walkOwnNodes(scope, (node) => {
-    if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < from || node.range[1] > to) return;
-    const callee = unwrap(node.callee);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^exec/.test(propertyName(callee.property, callee.computed) ?? '')) return;
-    const object = unwrap(callee.object);
-    if (object.type === AST_NODE_TYPES.Identifier && findVariable(context, object) === variable) found = true;
-  });
-  return found;
 }
 
 const squeeze = (context: AnyContext, node: TSESTree.Node): string => context.sourceCode.getText(unwrap(node)).replace(/\s+/g, '');

@@ -38,5 +38,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (round 40 review: a helper q
     leak(mod('function expireIn(m: any, key: string) {\n  key = `${key}:meta`;\n  m.expire(key, 60);\n}', queued)),
     // 1. the helper reassigns its unit parameter: it expires on a MULTI of its own
     leak(mod('function expireIn(m: any, key: string) {\n  m = redis.multi();\n  m.expire(key, 60);\n}', queued)),
+    // 3. the MULTI is executed in a callback before the helper is called
+    leak(mod(EXPIRE_IN, '  multi.incr(key);\n  await new Promise((r) => multi.exec(r));\n  expireIn(multi, key);')),
   ],
 });
