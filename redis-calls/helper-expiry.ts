@@ -46,7 +46,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { execBetween } from './caller-expiry.js';
 import { helperExpiriesOf } from './helper-expiry-read.js';
-import { keyAssignedBetween } from './key-id.js';
+import { keyAssignedBetween, keyNodeId } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { armRunsOnlyWithTtl } from './optional-ttl.js';
 import { queuedWithWriteAt } from './queued-with.js';
@@ -68,7 +68,19 @@ function unitKeyOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node 
   return def.name;
 }
 
-const squeeze = (context: AnyContext, node: TSESTree.Node): string => context.sourceCode.getText(unwrap(node)).replace(/\s+/g, '');
+/**
+ * Whether `arg` is the key `keyNode` as `file-index.ts` expiryAfterInUnit pairs keys (`key-id.ts`
+ * keyNodeId: its value, else its text), a name spelled alike being the same binding: a like-named `key` of
+ * another block is another key.
+ */
+function sameKey(context: AnyContext, keyNode: TSESTree.Node, id: string, arg: TSESTree.Node): boolean {
+  if (arg.type === AST_NODE_TYPES.SpreadElement || keyNodeId(context, unwrap(arg)) !== id) return false;
+  // the same text (no known value): a name must be the same binding
+  const a = unwrap(keyNode);
+  const b = unwrap(arg);
+  if (a.type !== AST_NODE_TYPES.Identifier || b.type !== AST_NODE_TYPES.Identifier) return true;
+  return findVariable(context, a) === findVariable(context, b);
+}
 
 /**
  * The call of a helper that queues an EXPIRE of the key at argument `keyArg` of `write` in the
@@ -79,13 +91,14 @@ export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyA
   if (write.unit.kind === 'single' || write.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const keyNode = write.argNodes[keyArg];
   if (!keyNode) return undefined;
-  const keyText = squeeze(context, keyNode);
+  const keyId = keyNode.type === AST_NODE_TYPES.SpreadElement ? undefined : keyNodeId(context, unwrap(keyNode));
+  if (keyId === undefined) return undefined;
   const scope = enclosingFunction(write.node) ?? context.sourceCode.ast;
   const sites: TSESTree.CallExpression[] = [];
   walkOwnNodes(scope, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < write.node.range[1] || node.arguments.length < 2) return;
     // cheap first: the key written the same way, and a name that may hold the unit
-    if (!node.arguments.some((arg) => arg.type !== AST_NODE_TYPES.SpreadElement && squeeze(context, arg) === keyText)) return;
+    if (!node.arguments.some((arg) => sameKey(context, keyNode, keyId, arg))) return;
     if (!node.arguments.some((arg) => unwrap(arg).type === AST_NODE_TYPES.Identifier)) return;
     sites.push(node);
   });
@@ -93,7 +106,7 @@ export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyA
     for (const expiry of helperExpiriesOf(context, site, armRunsOnlyWithTtl)) {
       const unitArg = site.arguments[expiry.unitArg];
       const key = site.arguments[expiry.keyArg];
-      if (!unitArg || !key || squeeze(context, key) !== keyText) continue;
+      if (!unitArg || !key || !sameKey(context, keyNode, keyId, key)) continue;
       const unit = unwrap(unitArg);
       if (unit.type !== AST_NODE_TYPES.Identifier || unitKeyOf(context, unit) !== write.unit.key) continue;
       if (execBetween(context, scope, unit, write.node.range[1], site.range[0])) continue;

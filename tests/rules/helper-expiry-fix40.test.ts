@@ -9,7 +9,7 @@
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
+import { ioredis, positionOf, runRule, setSuggestions, untypedTester } from './tester.js';
 
 /** An ioredis module with the helper `helper` and the function `add` whose body is `body`. */
 const mod = (helper: string, body: string) => ioredis(`${helper}\nexport async function add(id: string) {\n  const key = \`c:\${id}\`;\n  const multi = redis.multi();\n${body}\n}\n`);
@@ -40,5 +40,23 @@ runRule(untypedTester, 'incr-needs-expire-on-create (round 40 review: a helper q
     leak(mod('function expireIn(m: any, key: string) {\n  m = redis.multi();\n  m.expire(key, 60);\n}', queued)),
     // 3. the MULTI is executed in a callback before the helper is called
     leak(mod(EXPIRE_IN, '  multi.incr(key);\n  await new Promise((r) => multi.exec(r));\n  expireIn(multi, key);')),
+  ],
+});
+
+/** A SET of `c:<a>` queued in one block and the helper handed the MULTI and `c:<b>` (`second`) in the next. */
+const blocks = (second: string) =>
+  ioredis(
+    `${EXPIRE_IN}\nexport async function save(a: string, b: string) {\n  const multi = redis.multi();\n  {\n    const key = \`c:\${a}\`;\n    multi.set(key, '1');\n  }\n  {\n${second}    expireIn(multi, key);\n  }\n  await multi.exec();\n}\n`,
+  );
+const shadowed = blocks('    const key = `c:${b}`;\n');
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (round 40 review: a helper queueing the EXPIRE)', setRule, {
+  valid: [
+    // the near miss: one key, the helper called in the block that writes it
+    ioredis(`${EXPIRE_IN}\nexport async function save(a: string) {\n  const multi = redis.multi();\n  {\n    const key = \`c:\${a}\`;\n    multi.set(key, '1');\n    expireIn(multi, key);\n  }\n  await multi.exec();\n}\n`),
+  ],
+  invalid: [
+    // 4. another binding spelled `key` (another block's): the helper expires `c:<b>`, not the SET's `c:<a>`
+    { code: shadowed, errors: [{ messageId: 'setWithoutTtl', ...positionOf(shadowed, "set(key, '1')"), suggestions: setSuggestions(shadowed, "multi.set(key, '1'") }] },
   ],
 });
