@@ -31,10 +31,10 @@ export interface HelperExpiry {
 const EXPIRE_METHODS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat']);
 
 /**
- * Whether the arm `arm` of `branch` runs only when the TTL read from `sources` is given (the
- * branch skips it only when that TTL is absent): `optional-ttl.ts` armRunsOnlyWithTtl.
+ * Whether the arm `arm` of `branch` (an `if`, `?:` or the right of `&&`) runs only when the TTL
+ * read from `sources` is given (the branch skips it only when that TTL is absent): `optional-ttl.ts` armRunsOnlyWithTtl.
  */
-export type TtlTest = (context: AnyContext, branch: TSESTree.IfStatement | TSESTree.ConditionalExpression, arm: TSESTree.Node, sources: readonly TSESTree.Node[]) => boolean;
+export type TtlTest = (context: AnyContext, branch: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression, arm: TSESTree.Node, sources: readonly TSESTree.Node[]) => boolean;
 
 const cache = new WeakMap<TSESTree.CallExpression, readonly HelperExpiry[]>();
 
@@ -113,7 +113,8 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
   for (const expiry of expiries) {
     if (found.some((f) => f.unitArg === expiry.unitArg && f.keyArg === expiry.keyArg)) continue;
     const same = expiries.filter((other) => other.unitArg === expiry.unitArg && other.keyArg === expiry.keyArg).map((other) => other.node);
-    if (exits.some((exit) => exit.range[0] < expiry.node.range[0])) continue;
+    // an exit before it (not the `return` that sends it: `return m.expire(key, 60)`)
+    if (exits.some((exit) => exit.range[0] < expiry.node.range[0] && !encloses(exit, expiry.node))) continue;
     if (!runsWheneverHelperDoes(helperContext, fn, expiry.node, same, ttlTested)) continue;
     const ttlNode = expiry.node.arguments[1];
     found.push({ unitArg: expiry.unitArg, keyArg: expiry.keyArg, ttl: ttlNode ? ttlAtCaller(context, site, helperContext, fn, paramIndex, ttlNode) : undefined });
@@ -200,6 +201,10 @@ function runsWheneverHelperDoes(context: AnyContext, fn: FunctionLike, expiry: T
     if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) {
       const other = parent.consequent === node ? parent.alternate : parent.consequent;
       if (other && same.some((e) => e !== expiry && encloses(other, e) && unconditionalWithin(other, e))) continue;
+      if (ttl && ttl.type !== AST_NODE_TYPES.SpreadElement && ttlTested(context, parent, node, [ttl])) continue;
+    }
+    // `ttl && m.expire(key, ttl)`: whenever the TTL is given, as `if (ttl)`
+    if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.operator === '&&' && parent.right === node) {
       if (ttl && ttl.type !== AST_NODE_TYPES.SpreadElement && ttlTested(context, parent, node, [ttl])) continue;
     }
     return false;

@@ -32,6 +32,10 @@ runRule(untypedTester, 'incr-needs-expire-on-create (round 40 review: a helper q
   valid: [
     // the near miss: the helper expires the key it is given
     mod(EXPIRE_IN, queued),
+    // 6a. the helper returns its EXPIRE: the `return` runs it, it is no exit before it
+    mod('function expireIn(m: any, key: string) {\n  return m.expire(key, 60);\n}', queued),
+    // 6b. the EXPIRE runs whenever the TTL is given, as `if (ttl) m.expire(key, ttl)` does
+    mod('function expireIn(m: any, key: string, ttl?: number) {\n  ttl && m.expire(key, ttl);\n}', '  multi.incr(key);\n  expireIn(multi, key, 60);\n  await multi.exec();'),
   ],
   invalid: [
     // 1. the helper reassigns its key parameter: it expires `<key>:meta`
@@ -40,6 +44,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create (round 40 review: a helper q
     leak(mod('function expireIn(m: any, key: string) {\n  m = redis.multi();\n  m.expire(key, 60);\n}', queued)),
     // 3. the MULTI is executed in a callback before the helper is called
     leak(mod(EXPIRE_IN, '  multi.incr(key);\n  await new Promise((r) => multi.exec(r));\n  expireIn(multi, key);')),
+    // 6b's near miss: the EXPIRE hangs on a flag unrelated to its TTL
+    leak(mod('let expiring = false;\nfunction expireIn(m: any, key: string, ttl?: number) {\n  expiring && m.expire(key, ttl);\n}', '  multi.incr(key);\n  expireIn(multi, key, 60);\n  await multi.exec();')),
   ],
 });
 
