@@ -7,7 +7,7 @@
  * armRunsOnlyWithTtl).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, EFFECTS_THAT_SET_TTL, type CommandArg } from '../semantics/commands.js';
+import { describeCommand, EFFECTS_THAT_EXPIRE_EXISTING_KEY, EFFECTS_THAT_SET_TTL, type CommandArg } from '../semantics/commands.js';
 import { functionNamed, methodTargets, type Target } from './facade-targets.js';
 import { keyParameter } from './helper-keys.js';
 import { clientDetectorOf } from './index.js';
@@ -27,8 +27,14 @@ export interface HelperExpiry {
   ttl: TSESTree.Node | undefined;
 }
 
-/** The EXPIRE-family methods, lower-cased, as the clients spell them (`pExpire`, `expireAt`, ...). */
-const EXPIRE_METHODS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat']);
+/**
+ * Whether `method` is of the EXPIRE family (EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, however the
+ * client spells it): a command that, without options, gives its first key a TTL without writing
+ * it (not SET ... EX, SETEX, GETEX, whose second argument is no TTL).
+ */
+function expiresKey(method: string): boolean {
+  return describeCommand(method, []).keys.some((action) => action.arg === 0 && EFFECTS_THAT_EXPIRE_EXISTING_KEY.has(action.effect));
+}
 
 /**
  * Whether the arm `arm` of `branch` (an `if`, `?:` or the right of `&&`) runs only when the TTL
@@ -97,7 +103,7 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     const callee = unwrap(node.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
     const method = propertyName(callee.property, callee.computed);
-    if (!method || !EXPIRE_METHODS.has(method.toLowerCase())) return;
+    if (!method || !expiresKey(method)) return;
     // the unit and the key as the caller hands them: a parameter the helper reassigns is another value
     const unitArg = givenParameter(callee.object);
     const key = node.arguments[0];
