@@ -89,6 +89,20 @@ function sameKey(context: AnyContext, keyNode: TSESTree.Node, id: string, arg: T
  */
 export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyArg: number): TSESTree.CallExpression | undefined {
   if (write.unit.kind === 'single' || write.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  // once per write and key for the lint run: the rules ask more than once (a SET key twice)
+  let byKey = found.get(write.node);
+  if (!byKey) found.set(write.node, (byKey = new Map()));
+  const cached = byKey.get(keyArg);
+  if (cached !== undefined) return cached ?? undefined;
+  const site = helperSiteOf(context, write, keyArg);
+  byKey.set(keyArg, site ?? null);
+  return site;
+}
+
+/** The answers of {@link expiryQueuedByHelper} per write node and key argument (`null`: none). */
+const found = new WeakMap<TSESTree.Node, Map<number, TSESTree.CallExpression | null>>();
+
+function helperSiteOf(context: AnyContext, write: RedisCall, keyArg: number): TSESTree.CallExpression | undefined {
   const keyNode = write.argNodes[keyArg];
   if (!keyNode) return undefined;
   const keyId = keyNode.type === AST_NODE_TYPES.SpreadElement ? undefined : keyNodeId(context, unwrap(keyNode));
