@@ -76,16 +76,22 @@ function expiresOn(context: AnyContext, node: TSESTree.Node, receiver: TSESTree.
   return findVariable(context, object) === findVariable(context, receiver);
 }
 
-/** Whether `exec` (or `exec*`) is called on the binding `receiver` between the offsets `from` and `to` inside `scope`. */
-function execBetween(context: AnyContext, scope: TSESTree.Node, receiver: TSESTree.Identifier, from: number, to: number): boolean {
+/**
+ * Whether `exec` (or `exec*`) is called on the binding `receiver` between the offsets `from` and `to` inside `scope`, a callback's included.
+ * @param chains also an `exec` ending a chain on `receiver` begun before `from` (`await unit.incr(k).exec()`: helper-expiry.ts)
+ */
+export function execBetween(context: AnyContext, scope: TSESTree.Node, receiver: TSESTree.Identifier, from: number, to: number, chains = false): boolean {
   let found = false;
   walkOwnNodes(
     scope,
     (node) => {
-      if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < from || node.range[1] > to) return;
+      if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[1] > to) return;
       const callee = unwrap(node.callee);
       if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^exec/.test(propertyName(callee.property, callee.computed) ?? '')) return;
-      const object = unwrap(callee.object);
+      // with `chains`, the `exec` itself after `from`, also at the end of a chain begun before it (`await unit.incr(k).exec()`)
+      if ((chains ? callee.property.range[0] : node.range[0]) < from) return;
+      let object = unwrap(callee.object);
+      while (chains && object.type === AST_NODE_TYPES.CallExpression && object.callee.type === AST_NODE_TYPES.MemberExpression) object = unwrap(object.callee.object);
       if (object.type === AST_NODE_TYPES.Identifier && findVariable(context, object) === findVariable(context, receiver)) found = true;
     },
     true,

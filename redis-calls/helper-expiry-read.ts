@@ -7,8 +7,9 @@
  * armRunsOnlyWithTtl).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, EFFECTS_THAT_SET_TTL, type CommandArg } from '../semantics/commands.js';
+import { describeCommand, EFFECTS_THAT_EXPIRE_EXISTING_KEY, EFFECTS_THAT_SET_TTL, type CommandArg } from '../semantics/commands.js';
 import { functionNamed, methodTargets, type Target } from './facade-targets.js';
+import { keyParameter } from './helper-keys.js';
 import { clientDetectorOf } from './index.js';
 import { encloses, findVariable, propertyName, staticValue, unwrap, walkOwnNodes, type AnyContext, type FunctionLike } from './static.js';
 
@@ -26,14 +27,20 @@ export interface HelperExpiry {
   ttl: TSESTree.Node | undefined;
 }
 
-/** The EXPIRE-family methods, lower-cased, as the clients spell them (`pExpire`, `expireAt`, ...). */
-const EXPIRE_METHODS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat']);
+/**
+ * Whether `method` is of the EXPIRE family (EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, however the
+ * client spells it): a command that, without options, gives its first key a TTL without writing
+ * it (not SET ... EX, SETEX, GETEX, whose second argument is no TTL).
+ */
+function expiresKey(method: string): boolean {
+  return describeCommand(method, []).keys.some((action) => action.arg === 0 && EFFECTS_THAT_EXPIRE_EXISTING_KEY.has(action.effect));
+}
 
 /**
- * Whether the arm `arm` of `branch` runs only when the TTL read from `sources` is given (the
- * branch skips it only when that TTL is absent): `optional-ttl.ts` armRunsOnlyWithTtl.
+ * Whether the arm `arm` of `branch` (an `if`, `?:` or the right of `&&`) runs only when the TTL
+ * read from `sources` is given (the branch skips it only when that TTL is absent): `optional-ttl.ts` armRunsOnlyWithTtl.
  */
-export type TtlTest = (context: AnyContext, branch: TSESTree.IfStatement | TSESTree.ConditionalExpression, arm: TSESTree.Node, sources: readonly TSESTree.Node[]) => boolean;
+export type TtlTest = (context: AnyContext, branch: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression, arm: TSESTree.Node, sources: readonly TSESTree.Node[]) => boolean;
 
 const cache = new WeakMap<TSESTree.CallExpression, readonly HelperExpiry[]>();
 
@@ -83,6 +90,10 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     const variable = findVariable(helperContext, bare);
     return variable ? params.findIndex((param) => param !== undefined && findVariable(helperContext, param) === variable) : -1;
   };
+  const givenParameter = (node: TSESTree.Node): number => {
+    const parameter = keyParameter(helperContext, node);
+    return parameter?.fn === fn ? parameter.index : -1;
+  };
   // the EXPIREs queued on a parameter, of a parameter, in the helper's own body
   const expiries: Array<{ node: TSESTree.CallExpression; unitArg: number; keyArg: number }> = [];
   const exits: TSESTree.Node[] = [];
@@ -97,10 +108,11 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     const callee = unwrap(node.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
     const method = propertyName(callee.property, callee.computed);
-    if (!method || !EXPIRE_METHODS.has(method.toLowerCase())) return;
-    const unitArg = paramIndex(callee.object);
+    if (!method || !expiresKey(method)) return;
+    // the unit and the key as the caller hands them: a parameter the helper reassigns is another value
+    const unitArg = givenParameter(callee.object);
     const key = node.arguments[0];
-    const keyArg = key ? paramIndex(key) : -1;
+    const keyArg = key ? givenParameter(key) : -1;
     if (unitArg < 0 || keyArg < 0 || unitArg === keyArg || unitArg >= site.arguments.length || keyArg >= site.arguments.length) return;
     // a parameter the helper reassigns holds another unit or key by then (`key = `${key}:seen``)
     if (reassigned(helperContext, params[unitArg]) || reassigned(helperContext, params[keyArg])) return;
@@ -114,7 +126,8 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
   for (const expiry of expiries) {
     if (found.some((f) => f.unitArg === expiry.unitArg && f.keyArg === expiry.keyArg)) continue;
     const same = expiries.filter((other) => other.unitArg === expiry.unitArg && other.keyArg === expiry.keyArg).map((other) => other.node);
-    if (exits.some((exit) => exit.range[0] < expiry.node.range[0])) continue;
+    // an exit before it (not the `return` that sends it: `return m.expire(key, 60)`)
+    if (exits.some((exit) => exit.range[0] < expiry.node.range[0] && !encloses(exit, expiry.node))) continue;
     if (!awaited && fn.async && awaits.some((wait) => wait.range[0] < expiry.node.range[0])) continue;
     if (!runsWheneverHelperDoes(helperContext, fn, expiry.node, same, ttlTested)) continue;
     const ttlNode = expiry.node.arguments[1];
@@ -220,6 +233,10 @@ function runsWheneverHelperDoes(context: AnyContext, fn: FunctionLike, expiry: T
     if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) {
       const other = parent.consequent === node ? parent.alternate : parent.consequent;
       if (other && same.some((e) => e !== expiry && encloses(other, e) && unconditionalWithin(other, e))) continue;
+      if (ttl && ttl.type !== AST_NODE_TYPES.SpreadElement && ttlTested(context, parent, node, [ttl])) continue;
+    }
+    // `ttl && m.expire(key, ttl)`: whenever the TTL is given, as `if (ttl)`
+    if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.operator === '&&' && parent.right === node) {
       if (ttl && ttl.type !== AST_NODE_TYPES.SpreadElement && ttlTested(context, parent, node, [ttl])) continue;
     }
     return false;

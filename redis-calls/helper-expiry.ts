@@ -50,8 +50,9 @@
  * without `else` is not read so yet).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { execBetween } from './caller-expiry.js';
 import { helperExpiriesOf } from './helper-expiry-read.js';
-import { keyAssignedBetween } from './key-id.js';
+import { keyAssignedBetween, keyNodeId } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { armRunsOnlyWithTtl } from './optional-ttl.js';
 import { queuedWithWriteAt } from './queued-with.js';
@@ -73,23 +74,6 @@ function unitKeyOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node 
   return def.name;
 }
 
-/** Whether `exec*` is called on the binding of `unit` between the offsets `from` and `to` of `scope`. */
-function execBetween(context: AnyContext, scope: TSESTree.Node, unit: TSESTree.Identifier, from: number, to: number): boolean {
-  let found = false;
-  const variable = findVariable(context, unit);
-  walkOwnNodes(scope, (node) => {
-    if (found || node.type !== AST_NODE_TYPES.CallExpression || node.range[1] > to) return;
-    const callee = unwrap(node.callee);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^exec/.test(propertyName(callee.property, callee.computed) ?? '')) return;
-    // the `exec` itself after the write, also at the end of a chain begun before it (`await unit.incr(k).exec()`)
-    if (callee.property.range[0] < from) return;
-    let object = unwrap(callee.object);
-    while (object.type === AST_NODE_TYPES.CallExpression && object.callee.type === AST_NODE_TYPES.MemberExpression) object = unwrap(object.callee.object);
-    if (object.type === AST_NODE_TYPES.Identifier && findVariable(context, object) === variable) found = true;
-  });
-  return found;
-}
-
 /** Whether `site` sits, below `scope`, in the arm of an `if` / `?:` whose other arm runs only when `ttl` is given. */
 function inArmWithoutTtl(context: AnyContext, site: TSESTree.Node, scope: TSESTree.Node, ttl: TSESTree.Node): boolean {
   for (let node: TSESTree.Node = site; node !== scope && node.parent; node = node.parent) {
@@ -101,7 +85,19 @@ function inArmWithoutTtl(context: AnyContext, site: TSESTree.Node, scope: TSESTr
   return false;
 }
 
-const squeeze = (context: AnyContext, node: TSESTree.Node): string => context.sourceCode.getText(unwrap(node)).replace(/\s+/g, '');
+/**
+ * Whether `arg` is the key `keyNode` as `file-index.ts` expiryAfterInUnit pairs keys (`key-id.ts`
+ * keyNodeId: its value, else its text), a name spelled alike being the same binding: a like-named `key` of
+ * another block is another key.
+ */
+function sameKey(context: AnyContext, keyNode: TSESTree.Node, id: string, arg: TSESTree.Node): boolean {
+  if (arg.type === AST_NODE_TYPES.SpreadElement || keyNodeId(context, unwrap(arg)) !== id) return false;
+  // the same text (no known value): a name must be the same binding
+  const a = unwrap(keyNode);
+  const b = unwrap(arg);
+  if (a.type !== AST_NODE_TYPES.Identifier || b.type !== AST_NODE_TYPES.Identifier) return true;
+  return findVariable(context, a) === findVariable(context, b);
+}
 
 /**
  * The call of a helper that queues an EXPIRE of the key at argument `keyArg` of `write` in the
@@ -110,15 +106,30 @@ const squeeze = (context: AnyContext, node: TSESTree.Node): string => context.so
  */
 export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyArg: number): TSESTree.CallExpression | undefined {
   if (write.unit.kind === 'single' || write.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  // once per write and key for the lint run: the rules ask more than once (a SET key twice)
+  let byKey = found.get(write.node);
+  if (!byKey) found.set(write.node, (byKey = new Map()));
+  const cached = byKey.get(keyArg);
+  if (cached !== undefined) return cached ?? undefined;
+  const site = helperSiteOf(context, write, keyArg);
+  byKey.set(keyArg, site ?? null);
+  return site;
+}
+
+/** The answers of {@link expiryQueuedByHelper} per write node and key argument (`null`: none). */
+const found = new WeakMap<TSESTree.Node, Map<number, TSESTree.CallExpression | null>>();
+
+function helperSiteOf(context: AnyContext, write: RedisCall, keyArg: number): TSESTree.CallExpression | undefined {
   const keyNode = write.argNodes[keyArg];
   if (!keyNode) return undefined;
-  const keyText = squeeze(context, keyNode);
+  const keyId = keyNode.type === AST_NODE_TYPES.SpreadElement ? undefined : keyNodeId(context, unwrap(keyNode));
+  if (keyId === undefined) return undefined;
   const scope = enclosingFunction(write.node) ?? context.sourceCode.ast;
   const sites: TSESTree.CallExpression[] = [];
   walkOwnNodes(scope, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression || node.range[0] < write.node.range[1] || node.arguments.length < 2) return;
     // cheap first: the key written the same way, and a name that may hold the unit
-    if (!node.arguments.some((arg) => arg.type !== AST_NODE_TYPES.SpreadElement && squeeze(context, arg) === keyText)) return;
+    if (!node.arguments.some((arg) => sameKey(context, keyNode, keyId, arg))) return;
     if (!node.arguments.some((arg) => unwrap(arg).type === AST_NODE_TYPES.Identifier)) return;
     sites.push(node);
   });
@@ -126,10 +137,10 @@ export function expiryQueuedByHelper(context: AnyContext, write: RedisCall, keyA
     for (const expiry of helperExpiriesOf(context, site, armRunsOnlyWithTtl)) {
       const unitArg = site.arguments[expiry.unitArg];
       const key = site.arguments[expiry.keyArg];
-      if (!unitArg || !key || squeeze(context, key) !== keyText) continue;
+      if (!unitArg || !key || !sameKey(context, keyNode, keyId, key)) continue;
       const unit = unwrap(unitArg);
       if (unit.type !== AST_NODE_TYPES.Identifier || unitKeyOf(context, unit) !== write.unit.key) continue;
-      if (execBetween(context, scope, unit, write.node.range[1], site.range[0])) continue;
+      if (execBetween(context, scope, unit, write.node.range[1], site.range[0], true)) continue;
       if (keyAssignedBetween(context, unit, write.node.range[1], site.range[0])) continue;
       // called on the arm a test of the helper's own TTL takes when it is absent (`if
       // (!this.lifetime) { ...; this.expireIn(multi, key) }`): its EXPIRE never runs there

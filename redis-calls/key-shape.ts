@@ -57,7 +57,7 @@ import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup
 import { destructuredArgument } from './destructured-params.js';
 import { joinedArrayElements, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments, spreadParameter } from './rest-arguments.js';
 import { compiledCallee, instanceGetter } from './key-parts.js';
-import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberChanged, memberOf } from './containers.js';
+import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberChanged, memberOf, type Container } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, ownFormatSegments, sprintfSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
@@ -1035,10 +1035,7 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
     const index = shapeOf(context, node.property, bindings, depth + 1);
     if (!index.text.includes('*')) name = index.text;
   }
-  const read = (value: TSESTree.Node): Part => {
-    const inner = shapeOf(container.context, value, new Map(), depth + 1);
-    return container.imported ? { text: inner.text, via: [], fixed: true, ...carried(inner) } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed, ...carried(inner) };
-  };
+  const read = (value: TSESTree.Node): Part => containerValueShape(container, value, depth);
   const { node: declared } = container;
   if (declared.type === AST_NODE_TYPES.TSEnumDeclaration) {
     const members = declared.body?.members ?? (declared as unknown as { members: TSESTree.TSEnumMember[] }).members;
@@ -1057,6 +1054,51 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
   if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property) || (container.defined?.length ?? 0) > 0 || (container.mutated?.length ?? 0) > 0) return undefined;
   const parts = declared.properties.map((p) => read((p as TSESTree.Property).value));
   return parts.length === 0 ? undefined : { ...parts.reduce(common), fixed: parts.every((p) => p.fixed) };
+}
+
+/** The shape of `value`, written in `container`, where a key reads it: fixed when imported. */
+function containerValueShape(container: Container, value: TSESTree.Node, depth: number): Part {
+  const inner = shapeOf(container.context, value, new Map(), depth + 1);
+  return container.imported ? { text: inner.text, via: [], fixed: true, ...carried(inner) } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed, ...carried(inner) };
+}
+
+/** Array methods that leave the array as it is. */
+const READ_ONLY_ARRAY_METHODS: ReadonlySet<string> = new Set([
+  'at', 'concat', 'entries', 'every', 'filter', 'find', 'findIndex', 'findLast', 'findLastIndex', 'flat', 'flatMap', 'forEach', 'includes', 'indexOf',
+  'join', 'keys', 'lastIndexOf', 'map', 'reduce', 'reduceRight', 'slice', 'some', 'toLocaleString', 'toReversed', 'toSorted', 'toSpliced', 'toString', 'values', 'with',
+]);
+
+/**
+ * Whether the code of this file changes the array `spread` reads (`SCOPES.jobs.index` of a
+ * binding): a call on it other than a read-only one (`SCOPES.jobs.index.push(id)`, which the
+ * container's member writes do not see), through any reference of the same binding and path.
+ */
+function arrayCalledOn(context: AnyContext, spread: TSESTree.MemberExpression): boolean {
+  const path: string[] = [];
+  let root: TSESTree.Node = spread;
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const name = propertyName(root.property, root.computed);
+    if (name === undefined) return true;
+    path.unshift(name);
+    root = unwrap(root.object);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return true;
+  const variable = findVariable(context, root);
+  if (!variable) return true;
+  // the outermost wrapper (a cast, `!`) around a node
+  const outer = (node: TSESTree.Node): TSESTree.Node => (node.parent && unwrap(node.parent) !== node.parent ? outer(node.parent) : node);
+  return variable.references.some((reference) => {
+    let top = outer(reference.identifier);
+    for (const name of path) {
+      const member = top.parent;
+      if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== top || propertyName(member.property, member.computed) !== name) return false;
+      top = outer(member);
+    }
+    const method = top.parent;
+    if (method?.type !== AST_NODE_TYPES.MemberExpression || method.object !== top || method.parent?.type !== AST_NODE_TYPES.CallExpression || method.parent.callee !== method) return false;
+    const name = propertyName(method.property, method.computed);
+    return name === undefined || !READ_ONLY_ARRAY_METHODS.has(name);
+  });
 }
 
 /**
@@ -1083,12 +1125,11 @@ function spreadRestArguments(context: AnyContext, call: TSESTree.CallExpression,
     const name = propertyName(spread.property, spread.computed);
     if (!container || name === undefined || container.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
     const member = memberOf(container, name);
-    const array = member.value && !member.mutated ? unwrap(member.value) : undefined;
+    // changed at run time: assigned, written into (`SCOPES.jobs.index[0] = id`), or called on (`.push(id)`)
+    const changed = member.mutated || (member.below.mutated?.length ?? 0) > 0 || (member.below.defined?.length ?? 0) > 0 || arrayCalledOn(context, spread);
+    const array = member.value && !changed ? unwrap(member.value) : undefined;
     if (array?.type !== AST_NODE_TYPES.ArrayExpression || array.elements.some((element) => element === null || element.type === AST_NODE_TYPES.SpreadElement)) return undefined;
-    for (const element of array.elements as TSESTree.Expression[]) {
-      const inner = shapeOf(container.context, element, new Map(), depth + 1);
-      parts.push(container.imported ? { text: inner.text, via: [], fixed: true, ...carried(inner) } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed, ...carried(inner) });
-    }
+    for (const element of array.elements as TSESTree.Expression[]) parts.push(containerValueShape(container, element, depth));
   }
   return parts;
 }

@@ -511,13 +511,24 @@ export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sourc
 }
 
 /**
- * Whether the arm `arm` of the branch `branch` (an `if` or `?:`) runs only when the TTL value
+ * Whether the arm `arm` of the branch `branch` (an `if`, `?:`, or the right of `&&`) runs only when the TTL value
  * `sources` read is given: the test takes the other arm only when that value is absent
  * ({@link absentWhen}), read as {@link onlyWhenTtlGiven} reads the tests above an expiry, one
  * branch only (`if (this.lifetime) { multi.expire(key, this.lifetime) }`: the helper of
  * `helper-expiry.ts` queues the EXPIRE whenever a lifetime is configured).
  */
-export function armRunsOnlyWithTtl(context: AnyContext, branch: TSESTree.IfStatement | TSESTree.ConditionalExpression, arm: TSESTree.Node, sources: readonly TSESTree.Node[]): boolean {
+export function armRunsOnlyWithTtl(
+  context: AnyContext,
+  branch: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression,
+  arm: TSESTree.Node,
+  sources: readonly TSESTree.Node[],
+): boolean {
+  // `ttl && m.expire(key, ttl)`: the right of `&&` runs when the left is truthy
+  if (branch.type === 'LogicalExpression') {
+    if (branch.operator !== '&&' || arm !== branch.right) return false;
+    const refs = ttlSourceReferences(context, sources);
+    return refs !== undefined && absentWhen(context, branch.left, false, refs);
+  }
   if (arm === branch.test) return false;
   const refs = ttlSourceReferences(context, sources);
   return refs !== undefined && absentWhen(context, branch.test, arm !== branch.consequent, refs);

@@ -200,7 +200,7 @@ function otherArms(a: TSESTree.Node, b: TSESTree.Node): 'arms' | 'early' | false
 }
 
 /**
- * Whether, in `block`, one of `a` and `b` sits in an `if` without `else` whose branch always
+ * Whether, in `block`, one of `a` and `b` sits in the branch of an `if` without `else` that always
  * exits (ends in `return` or `throw`), and the other in a later statement of the block: the rest
  * of the block is that `if`'s other arm.
  */
@@ -210,6 +210,8 @@ function earlyReturnArms(block: TSESTree.BlockStatement, a: TSESTree.Node, b: TS
   if (first < 0 || first === second) return false;
   const guard = block.body[first]!;
   if (guard.type !== AST_NODE_TYPES.IfStatement || guard.alternate) return false;
+  // the first write in the branch that returns, not in the test (which runs either way)
+  if (!encloses(guard.consequent, indexOf(a) === first ? a : b)) return false;
   const last = guard.consequent.type === AST_NODE_TYPES.BlockStatement ? guard.consequent.body.at(-1) : guard.consequent;
   return last?.type === AST_NODE_TYPES.ReturnStatement || last?.type === AST_NODE_TYPES.ThrowStatement;
 }
