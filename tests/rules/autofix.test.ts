@@ -682,7 +682,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
       ],
     },
     {
-      // SETNX whose reply is used (1 / 0, where SET NX replies 'OK' / null): suggestions only
+      // SETNX whose reply is used (1 / 0, where SET NX replies 'OK' / null): suggestions only, each
+      // turning SET NX's reply back into SETNX's (round 40)
       code: `${IO}const got = await redis.setnx(seen, '1');`,
       options: FIX,
       settings: DEFAULT_TTL,
@@ -691,8 +692,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
         {
           messageId: 'createWithoutTtl',
           suggestions: [
-            { messageId: 'addDefaultExpiry', output: `${IO}const got = await redis.set(seen, '1', 'EX', 86400, 'NX');` },
-            { messageId: 'addExpiryPlaceholder', output: `${IO}const got = await redis.set(seen, '1', 'EX', TTL_SECONDS, 'NX');` },
+            { messageId: 'addDefaultExpiry', output: `${IO}const got = await redis.set(seen, '1', 'EX', 86400, 'NX').then((reply) => (reply === 'OK' ? 1 : 0));` },
+            { messageId: 'addExpiryPlaceholder', output: `${IO}const got = await redis.set(seen, '1', 'EX', TTL_SECONDS, 'NX').then((reply) => (reply === 'OK' ? 1 : 0));` },
           ],
         },
       ],
