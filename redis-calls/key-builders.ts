@@ -107,7 +107,7 @@ function localsComputedByCalls(body: TSESTree.Node): Set<string> {
  * from the key's data. Syntactic (`process` is not checked to be the global: a builder of another
  * module is read without its scope here).
  */
-export function isConfiguredWithDefault(input: TSESTree.Node): boolean {
+function isConfiguredWithDefault(input: TSESTree.Node): boolean {
   const node = unwrap(input);
   if (node.type !== AST_NODE_TYPES.LogicalExpression || node.operator === '&&') return false;
   const fallback = unwrap(node.right);
