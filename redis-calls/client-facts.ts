@@ -79,6 +79,13 @@ export const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'creat
  * and 5's `pool.execute(async (client) => ...)` (https://github.com/redis/node-redis/blob/master/docs/pool.md).
  */
 export const NODE_REDIS_CALLBACK_METHODS: ReadonlySet<string> = new Set(['executeIsolated', 'execute']);
+/**
+ * Client flavors whose `setnx` resolves to Redis' integer reply, 1 or 0
+ * (https://redis.io/docs/latest/commands/setnx/): ioredis and iovalkey, @upstash/redis, Bun's
+ * client. node-redis 4 resolves it to a boolean (5 to the integer), so a suggestion that turns
+ * `SET ... NX`'s `OK` / nil back into 1 / 0 is offered for these only.
+ */
+export const SETNX_INTEGER_REPLY: ReadonlySet<string> = new Set(['ioredis', 'upstash', 'bun']);
 /** Methods of a client that return the client itself (or a copy of it). */
 export const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'withAbortSignal', 'asap', 'legacy']);
 /** Type names that denote a client when the annotation does not say where they come from. */

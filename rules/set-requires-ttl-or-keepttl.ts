@@ -23,6 +23,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
 import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { createRule } from './create-rule.js';
+import { SETNX_INTEGER_REPLY } from '../redis-calls/client-facts.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from '../redis-calls/fixes.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings, removeStatement } from '../redis-calls/autofix.js';
@@ -347,9 +348,6 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
-
-/** Clients whose SETNX resolves to Redis' integer reply, 1 or 0 (node-redis 4's is a boolean). */
-const SETNX_INTEGER_REPLY: ReadonlySet<string> = new Set(['ioredis', 'upstash', 'bun']);
 
 /** Whether the value of a command's call is thrown away (`redis.setnx(k, v);`, `await redis.setnx(k, v);`). */
 function replyUnused(node: TSESTree.Node): boolean {
