@@ -279,6 +279,9 @@ export default createRule<Options, MessageIds>({
            */
           const setnxAsSet = (call: RedisCall, expiry: SetOption): ReturnType<typeof rewriteAsSet> => {
             const rewrite = rewriteAsSet(context, call, [expiry, 'NX']);
+            // queued in a MULTI / pipeline, its reply is an element of EXEC's, which the code may
+            // read anywhere (`replies[0][1] === 1`): no rewrite there, whatever the statement shows
+            if (call.unit.kind !== 'single') return undefined;
             if (!rewrite || replyUnused(call.node)) return rewrite;
             if (call.unit.kind !== 'single' || call.form !== 'method' || !SETNX_INTEGER_REPLY.has(call.flavor)) return undefined;
             return (fixer) => [...rewrite(fixer), fixer.insertTextAfter(call.node, ".then((reply) => (reply === 'OK' ? 1 : 0))")];

@@ -11,6 +11,8 @@ const WRAP = ".then((reply) => (reply === 'OK' ? 1 : 0))";
 const readUpstash = upstash("export async function lock(job: string) {\n  const ok = await redis.setnx(`lock:${job}`, '1');\n  return ok === 1;\n}");
 const readInMulti = ioredis("export async function lock(job: string) {\n  const replies = await redis.multi().setnx(`lock:${job}`, '1').incr('locks').exec();\n  return replies?.[0]?.[1] === 1;\n}");
 
+const statementInMulti = ioredis("export async function lock(job: string) {\n  const tx = redis.multi();\n  tx.setnx(`lock:${job}`, '1');\n  const replies = await tx.exec();\n  return replies?.[0]?.[1] === 1;\n}");
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (SETNX reply, round 40 review)', setRule, {
   valid: [],
   invalid: [
@@ -31,5 +33,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (SETNX reply, round 40 revie
     },
     // in a MULTI, its reply read from EXEC's: no rewrite
     { code: readInMulti, errors: [{ messageId: 'createWithoutTtl', ...positionOf(readInMulti, 'setnx'), suggestions: [] }] },
+    // a statement of its own in a MULTI whose EXEC reply the code reads: no rewrite either (round 40)
+    { code: statementInMulti, errors: [{ messageId: 'createWithoutTtl', ...positionOf(statementInMulti, 'setnx'), suggestions: [] }] },
   ],
 });
