@@ -109,13 +109,12 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
     const method = propertyName(callee.property, callee.computed);
     if (!method || !expiresKey(method)) return;
-    // the unit and the key as the caller hands them: a parameter the helper reassigns is another value
+    // the unit and the key as the caller hands them: a parameter the helper reassigns is another
+    // value (`key = `${key}:seen``), which keyParameter already refuses
     const unitArg = givenParameter(callee.object);
     const key = node.arguments[0];
     const keyArg = key ? givenParameter(key) : -1;
     if (unitArg < 0 || keyArg < 0 || unitArg === keyArg || unitArg >= site.arguments.length || keyArg >= site.arguments.length) return;
-    // a parameter the helper reassigns holds another unit or key by then (`key = `${key}:seen``)
-    if (reassigned(helperContext, params[unitArg]) || reassigned(helperContext, params[keyArg])) return;
     // with the options the caller passes: EXPIRE ... XX / GT leaves a key without TTL without one
     const args: CommandArg[] = node.arguments.map((arg, index) => (index < 2 ? undefined : optionValue(context, site, helperContext, fn, paramIndex, arg)));
     const description = describeCommand(method, args);
@@ -137,12 +136,6 @@ function readHelper(context: AnyContext, site: TSESTree.CallExpression, ttlTeste
     found.push({ unitArg: expiry.unitArg, keyArg: expiry.keyArg, ttl: ttlNode ? ttlAtCaller(context, site, helperContext, fn, paramIndex, ttlNode) : undefined });
   }
   return found;
-}
-
-/** Whether the helper assigns the parameter `param` in its body (a default value is no assignment). */
-function reassigned(context: AnyContext, param: TSESTree.Identifier | undefined): boolean {
-  const variable = param ? findVariable(context, param) : undefined;
-  return variable?.references.some((ref) => ref.isWrite() && !ref.init) ?? false;
 }
 
 /** Whether the caller at `site` leaves the parameter at `index` of `fn` without a value: not passed and without default, or `undefined` / `null`. */
