@@ -21,6 +21,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
+import { SET_WRITTEN_REPLY } from '../semantics/set-command.js';
 import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { createRule } from './create-rule.js';
 import { SETNX_INTEGER_REPLY } from '../redis-calls/client-facts.js';
@@ -283,8 +284,8 @@ export default createRule<Options, MessageIds>({
             // read anywhere (`replies[0][1] === 1`): no rewrite there, whatever the statement shows
             if (call.unit.kind !== 'single') return undefined;
             if (!rewrite || replyUnused(call.node)) return rewrite;
-            if (call.unit.kind !== 'single' || call.form !== 'method' || !SETNX_INTEGER_REPLY.has(call.flavor)) return undefined;
-            return (fixer) => [...rewrite(fixer), fixer.insertTextAfter(call.node, ".then((reply) => (reply === 'OK' ? 1 : 0))")];
+            if (call.form !== 'method' || !SETNX_INTEGER_REPLY.has(call.flavor)) return undefined;
+            return (fixer) => [...rewrite(fixer), fixer.insertTextAfter(call.node, `.then((reply) => (reply === '${SET_WRITTEN_REPLY}' ? 1 : 0))`)];
           };
           // an expiry of the key in a later round trip: the key is not kept forever on purpose,
           // only exposed between the two (the message says so); its TTL is the one to add

@@ -1,11 +1,19 @@
 /**
  * SET's arguments (https://redis.io/docs/latest/commands/set/): its conditions, expiry options
  * and what each combination does to the key and its TTL. A row of the command table
- * (`commands.ts`); internal to semantics/.
+ * (`commands.ts`), and the reply of a SET that wrote its key (for the SETNX rewrite).
  */
 
 import { EXPIRY_UNITS, expiryOption, unknownOptionAt, upper } from './command-spec.js';
 import type { CommandArg, CommandDescription, KeyEffect } from './commands.js';
+
+/**
+ * The reply of a SET that wrote its key: the simple string `OK` (a SET stopped by NX / XX
+ * replies nil; https://redis.io/docs/latest/commands/set/#return-information). SETNX replies
+ * 1 / 0 instead, which is what a rewrite of SETNX as SET ... NX must give back to code that
+ * reads the reply.
+ */
+export const SET_WRITTEN_REPLY = 'OK';
 
 /**
  * SET options that exclude each other: one condition, one of the expiry options or KEEPTTL.
