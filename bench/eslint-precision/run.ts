@@ -47,7 +47,7 @@
  * reported in the run / (every leak triaged in the sample + the missed ones), counted by finding.
  *
  *   node --import tsx bench/eslint-precision/run.ts [--set tuning|validation] [--typed | --untyped]
- *     [--untriaged] [--package <name>] [--app <owner/name> ...] [--packages-only] [--apps-only]
+ *     [--untriaged] [--package <name> ...] [--app <owner/name> ...] [--packages-only] [--apps-only]
  *     [--all-files] [--mirror <dir>] [--list] [--no-install] [--plugin <dir>]
  *
  * Codebases are linted in child processes (this script with `--worker <file>`, the same Node
@@ -664,12 +664,14 @@ function codebaseOf(id: string): string {
  * and returns them, with the applications skipped and the problems met (a wrong version).
  */
 function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases: Codebase[]; skipped: string[]; problems: string[] } {
-  const onlyPackage = option(args, '--package');
+  // --package and --app name codebases (each repeatable, together too): only those are run
+  const onlyPackages = optionValues(args, '--package');
   const onlyApps = optionValues(args, '--app');
-  const withPackages = !args.includes('--apps-only') && onlyApps.length === 0;
-  const withApps = !args.includes('--packages-only') && !onlyPackage;
-  const specs = withPackages ? set.packages.filter((spec) => !onlyPackage || spec.name === onlyPackage) : [];
-  const appSpecs = withApps ? set.applications.filter((spec) => onlyApps.length === 0 || onlyApps.includes(spec.repo)) : [];
+  const named = onlyPackages.length > 0 || onlyApps.length > 0;
+  const withPackages = !args.includes('--apps-only') && (!named || onlyPackages.length > 0);
+  const withApps = !args.includes('--packages-only') && (!named || onlyApps.length > 0);
+  const specs = withPackages ? set.packages.filter((spec) => !named || onlyPackages.includes(spec.name)) : [];
+  const appSpecs = withApps ? set.applications.filter((spec) => !named || onlyApps.includes(spec.repo)) : [];
   const install = !args.includes('--no-install');
   const codebases: Codebase[] = [];
   const problems: string[] = [];
@@ -802,7 +804,7 @@ Options:
   --untyped | --typed        one run only (default both)
   --packages-only            only the published packages
   --apps-only                only the applications
-  --package <name>           one package
+  --package <name>           one package (repeat the option for several; with --app, both)
   --app <owner/name>         one application (repeat the option for several)
   --plugin <dir>             lint with the plugin in <dir> (a frozen copy of rules/ and semantics/)
   --mirror <dir>             where application snapshots are (default /work/.mirror)
@@ -871,6 +873,12 @@ function main(): void {
   const unknownApps = optionValues(args, '--app').filter((repo) => !set.applications.some((spec) => spec.repo === repo));
   if (unknownApps.length > 0) {
     console.error(`the ${setName} set has no application ${unknownApps.join(', ')} (names are owner/name as in ${setName}/applications.json)`);
+    process.exitCode = 2;
+    return;
+  }
+  const unknownPackages = optionValues(args, '--package').filter((name) => !set.packages.some((spec) => spec.name === name));
+  if (unknownPackages.length > 0) {
+    console.error(`the ${setName} set has no package ${unknownPackages.join(', ')} (names are npm names as in ${setName}/packages.json)`);
     process.exitCode = 2;
     return;
   }
