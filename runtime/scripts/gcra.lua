@@ -82,15 +82,17 @@ if stored then
   if a >= now then
     local ahead = a - now
     -- a full burst is less than `cap` ms ahead: beyond, count whole ms apart (exact integers);
-    -- cap = floor(tau / units) + 1, the float division corrected for rounding
-    local cap = math.floor(tau / units)
-    if cap * units > tau then
-      cap = cap - 1
-    elseif (cap + 1) * units <= tau then
+    -- cap = floor(tau / units) + 1, and ahead > cap exactly when (ahead - 1) * units > tau (a
+    -- product past 2^53 is inexact but still above tau), so cap is computed only then
+    if (ahead - 1) * units > tau then
+      -- the float division corrected for rounding
+      local cap = math.floor(tau / units)
+      if cap * units > tau then
+        cap = cap - 1
+      elseif (cap + 1) * units <= tau then
+        cap = cap + 1
+      end
       cap = cap + 1
-    end
-    cap = cap + 1
-    if ahead > cap then
       over = ahead - cap
       ahead = cap
     end
@@ -117,12 +119,16 @@ if cost > burst or over > 0 or outstanding + cost * per > tau then
 end
 
 outstanding = outstanding + cost * per
--- whole ms of the outstanding time: floor(outstanding / units), corrected for rounding
-local whole = math.floor(outstanding / units)
-if whole * units > outstanding then
-  whole = whole - 1
-elseif (whole + 1) * units <= outstanding then
-  whole = whole + 1
+-- whole ms of the outstanding time: floor(outstanding / units), corrected for rounding; with
+-- units = 1 (an interval of whole ms: 100 per minute is 600/1) the outstanding time itself
+local whole = outstanding
+if units ~= 1 then
+  whole = math.floor(outstanding / units)
+  if whole * units > outstanding then
+    whole = whole - 1
+  elseif (whole + 1) * units <= outstanding then
+    whole = whole + 1
+  end
 end
 local ttl_ms = whole
 if whole * units < outstanding then

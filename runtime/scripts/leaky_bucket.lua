@@ -109,12 +109,17 @@ if cost > capacity or level + need > full then
 end
 level = level + need
 -- the TTL goes to Redis as a '%d' string: exact, and cheaper than Redis' own %.17g conversion;
--- the TTL: ceil(level / num) ms until empty, the float division corrected for rounding
-local ttl_ms = math.ceil(level / num)
-if ttl_ms * num < level then
-  ttl_ms = ttl_ms + 1
-elseif (ttl_ms - 1) * num >= level then
-  ttl_ms = ttl_ms - 1
+-- the TTL: ceil(level / num) ms until empty, the float division corrected for rounding; with
+-- num = 1 (a leak of one unit per whole ms or slower: 2 per second is 1/500) it is the level
+-- itself, without the math.ceil call
+local ttl_ms = level
+if num ~= 1 then
+  ttl_ms = math.ceil(level / num)
+  if ttl_ms * num < level then
+    ttl_ms = ttl_ms + 1
+  elseif (ttl_ms - 1) * num >= level then
+    ttl_ms = ttl_ms - 1
+  end
 end
 redis.call('SET', KEYS[1], struct.pack('<ddd', level, now, den), 'PX', string.format('%d', ttl_ms + lag))
 if lag > 0 then

@@ -108,13 +108,18 @@ if cost > capacity or tokens < need then
 end
 tokens = tokens - need
 -- the TTL goes to Redis as a '%d' string: exact, and cheaper than Redis' own %.17g conversion;
--- the TTL: ceil((full - tokens) / num) ms until full again, the float division corrected for rounding
+-- the TTL: ceil((full - tokens) / num) ms until full again, the float division corrected for
+-- rounding; with num = 1 (a rate of one token per whole ms or slower: 2 per second is 1/500) it is
+-- the gap itself, without the math.ceil call
 local gap = full - tokens
-local ttl_ms = math.ceil(gap / num)
-if ttl_ms * num < gap then
-  ttl_ms = ttl_ms + 1
-elseif (ttl_ms - 1) * num >= gap then
-  ttl_ms = ttl_ms - 1
+local ttl_ms = gap
+if num ~= 1 then
+  ttl_ms = math.ceil(gap / num)
+  if ttl_ms * num < gap then
+    ttl_ms = ttl_ms + 1
+  elseif (ttl_ms - 1) * num >= gap then
+    ttl_ms = ttl_ms - 1
+  end
 end
 redis.call('SET', KEYS[1], struct.pack('<ddd', tokens, now, den), 'PX', string.format('%d', ttl_ms + lag))
 if lag > 0 then
