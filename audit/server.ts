@@ -86,15 +86,16 @@ const LIMITER_WORDS = new Set([
   'rl', 'rate', 'rates', 'ratelimit', 'ratelimits', 'ratelimiter', 'limit', 'limits', 'limiter', 'limiters',
   'throttle', 'throttles', 'throttled', 'throttling', 'bucket', 'buckets', 'tokenbucket', 'window', 'windows',
   'quota', 'quotas', 'gcra', 'leaky', 'sliding', 'tb', 'fw', 'sw', 'swl', 'swl2', 'swc',
-  // the runtime's keys of format 2 (the sliding-window log's format 3)
-  'fw2', 'swl3', 'swc2', 'tb2', 'gcra2', 'lb2',
+  // the runtime's keys of format 2 (the sliding-window log's, the buckets' and GCRA's format 3;
+  // their format 2 still names the keys of a runtime before round 41)
+  'fw2', 'swl3', 'swc2', 'tb2', 'gcra2', 'lb2', 'tb3', 'gcra3', 'lb3',
 ]);
 
 /**
  * Whether a key pattern looks like rate-limiter state: one of its words (split at anything but
  * letters and digits, and at camelCase humps) is rl, rate, limit, limiter, throttle, bucket,
  * window, quota, gcra, leaky, sliding, tb, fw, sw, the runtime's algorithm segments (fw2, swl3,
- * swc2, tb2, gcra2, lb2; or a plural / compound such as ratelimit), or it contains `ratelimit` or
+ * swc2, tb2, gcra2, lb2, tb3, gcra3, lb3; or a plural / compound such as ratelimit), or it contains `ratelimit` or
  * `throttl` anywhere.
  */
 export function isLimiterLike(pattern: string): boolean {

@@ -255,9 +255,10 @@ const KEY_SEGMENTS = {
   // format 3: a list of calls (format 2 was a sorted set, 'swl2'; format 1 one member per unit of cost, 'swl')
   'sliding-window-log': 'swl3',
   'sliding-window-counter': 'swc2',
-  'token-bucket': 'tb2',
-  gcra: 'gcra2',
-  'leaky-bucket': 'lb2',
+  // format 3: the state packed as three doubles (struct.pack; format 2 was the text "<x>:<y>:<z>", 'tb2', 'gcra2', 'lb2')
+  'token-bucket': 'tb3',
+  gcra: 'gcra3',
+  'leaky-bucket': 'lb3',
 } as const satisfies Record<Algorithm, string>;
 
 interface Plan {
@@ -374,7 +375,7 @@ function sharePlan(p: Plan, share: number): { limit: number; params: number[] } 
  * runs on that clock too): application instances with skewed clocks agree. A denied call writes
  * nothing, so denied requests never count against the limit. Every write sets the key's TTL in
  * the same script, derived from the algorithm (see `maxTtlMs`). One key per identity,
- * `namespace:<algorithm><key format>:version:{hash}:scope` (e.g. `rl:gcra2:v1:{...}:default`), so
+ * `namespace:<algorithm><key format>:version:{hash}:scope` (e.g. `rl:gcra3:v1:{...}:default`), so
  * calls never fail with CROSSSLOT on Redis Cluster.
  *
  * @param redis A Redis client of runtime/README.md's Clients (ioredis, iovalkey, node-redis,

@@ -85,7 +85,8 @@ export class MemoryReplyError extends RedisError {
 
 /**
  * The state a limiter script keeps in one key, held as numbers: what the Lua keeps in a string
- * (`fw`: the count; `tb`: "<s>:<t>:<den>"; `lb`: "<l>:<t>:<den>"; `gcra`: "<a>:<r>:<L>") or in a
+ * (`fw`: the count; `tb`, `lb`, `gcra`: 24 bytes, the three numbers packed as little-endian doubles,
+ * `struct.pack('<ddd', ...)`: the bucket's amount, time and denominator, GCRA's a, r and L) or in a
  * hash (`swc`: w, c, p), in the fields `a`, `b`, `c` in that order. Read by its own script it
  * costs no parsing and no formatting; any other command sees the string or hash Redis would hold
  * (it is converted in place on the first such access, see `Keyspace.typed`).
@@ -113,7 +114,13 @@ interface Log {
   end: number;
 }
 
-type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<string, string> } | Counters | Log;
+/**
+ * A string; `packed` holds the three numbers of the 24 bytes Redis would hold when the string
+ * stands for the counters of a bucket or GCRA (key format 3): `value` is then those bytes as a
+ * client shows them (decoded as UTF-8, where bytes that are not UTF-8 become U+FFFD), which can
+ * not be read back into the bytes.
+ */
+type Value = { type: 'string'; value: string; packed?: readonly [number, number, number] } | { type: 'hash'; fields: Map<string, string> } | Counters | Log;
 
 type Entry = Value & { /** absolute ms, `Infinity` for no TTL */ expiresAt: number };
 
@@ -356,7 +363,11 @@ function generic(entry: Entry & Counters): Entry {
   const { expiresAt } = entry;
   if (entry.type === 'fw') return { type: 'string', value: d(entry.a), expiresAt };
   if (entry.type === 'swc') return { type: 'hash', fields: new Map([['w', d(entry.a)], ['c', d(entry.b)], ['p', d(entry.c)]]), expiresAt };
-  return { type: 'string', value: `${d(entry.a)}:${d(entry.b)}:${d(entry.c)}`, expiresAt };
+  const bytes = Buffer.allocUnsafe(24);
+  bytes.writeDoubleLE(entry.a, 0);
+  bytes.writeDoubleLE(entry.b, 8);
+  bytes.writeDoubleLE(entry.c, 16);
+  return { type: 'string', value: bytes.toString('utf8'), packed: [entry.a, entry.b, entry.c], expiresAt };
 }
 
 /** Clears the janitor timer of a store's keyspace once the keyspace is collected. */
@@ -560,17 +571,30 @@ function foreign(s: string): never {
 
 /**
  * The live entry of `key` for a limiter whose state is a string: undefined when missing, its
- * counters when they are of `type`, else the three numbers of a string "<x>:<y>:<z>" another
- * program wrote (as counters of no entry, `null` when the string is not of that shape). WRONGTYPE
- * when the key holds another Redis type, as the script's GET.
+ * counters when they are of `type`, else the three numbers of the 24 bytes another limiter or
+ * program wrote (as counters of no entry; `null` when the string is not 24 bytes of three integers
+ * in [0, 2^53), the third >= 1, as the script's struct.unpack and checks). WRONGTYPE when the key
+ * holds another Redis type, as the script's GET.
  */
 function stringState(r: Keyspace, key: string, type: 'tb' | 'lb' | 'gcra'): (Entry & Counters) | Counters | undefined | null {
   const entry = r.lookup(key);
   if (entry === undefined || entry.type === type) return entry as (Entry & Counters) | undefined;
-  const value = r.get(key);
-  const m = value === null ? null : /^(\d+):(\d+):(\d+)$/.exec(value);
-  if (m === null) return null;
-  return { type, a: toNumber(m[1])!, b: toNumber(m[2])!, c: toNumber(m[3])! };
+  let numbers: readonly [number, number, number];
+  if (entry.type === 'tb' || entry.type === 'lb' || entry.type === 'gcra') numbers = [entry.a, entry.b, entry.c];
+  else {
+    if (r.get(key) === null) return undefined;
+    const string = r.lookup(key) as Entry & { type: 'string'; value: string; packed?: readonly [number, number, number] };
+    if (string.packed !== undefined) numbers = string.packed;
+    else {
+      const bytes = Buffer.from(string.value, 'utf8');
+      if (bytes.length !== 24) return null;
+      numbers = [bytes.readDoubleLE(0), bytes.readDoubleLE(8), bytes.readDoubleLE(16)];
+    }
+  }
+  const [a, b, c] = numbers;
+  const inRange = (x: number) => x === Math.floor(x) && x >= 0 && x <= MAX;
+  if (!(inRange(a) && inRange(b) && inRange(c) && c >= 1)) return null;
+  return { type, a, b, c };
 }
 
 /** Writes counters of `type` to `key` with `SET ... PX ttlMs`, whatever the key held. */
@@ -919,9 +943,8 @@ const gcra: Script = (r, key, argv) => {
       over = ahead - cap;
       ahead = cap;
     }
-    if (l === units) outstanding = ahead * units + rest;
-    else if (l >= 1) outstanding = ahead * units + cdiv(rest * units, l);
-    else foreign(s);
+    // l >= 1 (stringState)
+    outstanding = ahead * units + (l === units ? rest : cdiv(rest * units, l));
   }
   if (cost > burst || over > 0 || outstanding + cost * per > tau) return over > 0 ? [int(-outstanding - 1), int(over)] : -outstanding - 1;
   outstanding += cost * per;

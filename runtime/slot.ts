@@ -93,7 +93,7 @@ export function tagForSlot(slot: number): string {
  * The key the probe of `key`'s shard writes: in the same slot as `key` and starting like it (so an
  * ACL key pattern or a namespace that covers `key` covers it too), and never a key of the runtime
  * (their scopes have no braces):
- * - `key` has a hash tag: `key` up to its tag, then `:{redis-ttl-probe}` (`rl:tb2:v1:{abc}:{redis-ttl-probe}`);
+ * - `key` has a hash tag: `key` up to its tag, then `:{redis-ttl-probe}` (`rl:tb3:v1:{abc}:{redis-ttl-probe}`);
  * - `key` has no brace: `key`, `:redis-ttl-probe`, then `key` as the tag (`n:42:redis-ttl-probe{n:42}`);
  * - otherwise (braces that make no tag): `redis-ttl:probe:{<a tag of the slot>}`.
  */

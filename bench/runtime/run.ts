@@ -186,12 +186,12 @@ function instantClient(reply: unknown = 1): object {
 }
 
 /**
- * Whether `rt` keeps key format 2 (`gcra2` in its keys), whose limiter scripts answer an admission
+ * Whether `rt` keeps key format 2 or later (`gcra2` or `gcra3` in its keys), whose limiter scripts answer an admission
  * with an integer: the stand-in clients answer 1, which a runtime before it can not read.
  */
 function answersIntegers(rt: Runtime): boolean {
   const probe = rt.createLimiter(instantClient() as never, { algorithm: 'gcra', limit: 1, periodMs: 1000, onRedisError: 'fail-closed' });
-  return probe.keyFor('x').includes(':gcra2:');
+  return /:gcra[23]:/.test(probe.keyFor('x'));
 }
 
 /** CPU microseconds per call of `call`, `count` calls `inFlight` at a time. */

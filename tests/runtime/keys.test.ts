@@ -71,9 +71,9 @@ describe('buildKey', () => {
       [{ ...common, algorithm: 'fixed-window', limit: 1, windowMs: 1000 }, 'fw2'],
       [{ ...common, algorithm: 'sliding-window-log', limit: 1, windowMs: 1000 }, 'swl3'],
       [{ ...common, algorithm: 'sliding-window-counter', limit: 1, windowMs: 1000 }, 'swc2'],
-      [{ ...common, algorithm: 'token-bucket', capacity: 1, refillPerSecond: 1 }, 'tb2'],
-      [{ ...common, algorithm: 'gcra', limit: 1, periodMs: 1000 }, 'gcra2'],
-      [{ ...common, algorithm: 'leaky-bucket', capacity: 1, leakPerSecond: 1 }, 'lb2'],
+      [{ ...common, algorithm: 'token-bucket', capacity: 1, refillPerSecond: 1 }, 'tb3'],
+      [{ ...common, algorithm: 'gcra', limit: 1, periodMs: 1000 }, 'gcra3'],
+      [{ ...common, algorithm: 'leaky-bucket', capacity: 1, leakPerSecond: 1 }, 'lb3'],
     ] as Array<[LimiterOptions, string]>).map(([options, segment]) => [createLimiter(redis, options).keyFor('ada'), segment]);
     for (const [key, segment] of segments) expect(key).toBe(`rl:${segment}:v1:{${hashIdentity('ada')}}:default`);
     const breaker = createCircuitBreaker(redis, { failureThreshold: 1, windowMs: 1000, openMs: 1000, onRedisError: 'fail-open' });
@@ -86,7 +86,7 @@ describe('buildKey', () => {
     const limiter = createLimiter(redis, {
       algorithm: 'gcra', limit: 1, periodMs: 1000, onRedisError: 'fail-open', namespace: 'app', version: 'v3', scope: 'GET /x', identitySecret: 's',
     });
-    const expected = (id: string) => buildKey({ namespace: 'app', algorithm: 'gcra2', version: 'v3', identity: id, scope: 'GET /x', identitySecret: 's' });
+    const expected = (id: string) => buildKey({ namespace: 'app', algorithm: 'gcra3', version: 'v3', identity: id, scope: 'GET /x', identitySecret: 's' });
     for (let round = 0; round < 2; round += 1) {
       for (let i = 0; i < 10_000; i += 1) {
         if (limiter.keyFor(`id-${i}`) !== expected(`id-${i}`)) throw new Error(`keyFor(id-${i}) differs`);

@@ -387,6 +387,52 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     store.close();
   });
 
+  it("a bucket's or GCRA's key that holds no 24 bytes of three integers in range is an error reply on both, and is left as it was", async () => {
+    // key format 3: struct.unpack('<ddd') of exactly 24 bytes, each number an integer in
+    // [0, 2^53), the third >= 1; the text of format 2 is a value these scripts did not write
+    const r = redis.client();
+    const runner = runnerFor(r);
+    const store = new MemoryStore();
+    const values = [
+      'a',
+      '5:1700000000000:1',
+      'a'.repeat(24), // 0x6161... : integers, but past 2^53
+      '\u00e9'.repeat(12), // 24 bytes in UTF-8, negative doubles
+      '\u0000'.repeat(24), // 0, 0, 0: a denominator of 0
+      '\u0000'.repeat(23) + '\u0001', // a subnormal third number: no integer
+    ];
+    const params: Array<[ScriptName, string[]]> = [
+      ['token_bucket', ['5', '1', '100', '1', String(T0)]],
+      ['leaky_bucket', ['5', '1', '100', '1', String(T0)]],
+      ['gcra', ['5', '100', '1', '1', String(T0)]],
+    ];
+    for (const [script, args] of params) {
+      for (const value of values) {
+        const key = `${uniquePrefix('pfmt')}:k`;
+        const step = `${script} on ${JSON.stringify(value)}`;
+        for (const [name, a] of [['fixed_window', ['5', '100000']], ['set_keep_ttl', [value]]] as Array<[ScriptName, string[]]>) {
+          await runner.run(getScript(name), [key], a);
+          store.runScript(name, [key], a);
+        }
+        const fromRedis = await runner.run(getScript(script), [key], args).then(
+          () => 'no error',
+          (error: Error) => error.message,
+        );
+        let fromMemory = 'no error';
+        try {
+          store.runScript(script, [key], args);
+        } catch (error) {
+          fromMemory = (error as Error).message;
+        }
+        expect(fromRedis, step).toMatch(new RegExp(`^ERR redis-ttl ${script}: the key holds a value this script did not write`));
+        expect(fromMemory, step).toBe(`ERR redis-ttl ${script}: the key holds a value this script did not write`);
+        expect(await r.get(key), step).toBe(value);
+        expect(store.runScript('collect', [key], []), step).toBe(value);
+      }
+    }
+    store.close();
+  });
+
   it('a limiter argument that is not a number is an error reply on both, and nothing is written', async () => {
     // the limiter scripts coerce their arguments by arithmetic (cheaper than tonumber): Redis
     // answers with its script error, the memory store with the script's message
