@@ -573,7 +573,7 @@ function foreign(s: string): never {
  * The live entry of `key` for a limiter whose state is a string: undefined when missing, its
  * counters when they are of `type`, else the three numbers of the 24 bytes another limiter or
  * program wrote (as counters of no entry; `null` when the string is not 24 bytes of three integers
- * in [0, 2^53), the third >= 1, as the script's struct.unpack and checks). WRONGTYPE when the key
+ * in [0, 2^53), the third >= 1, GCRA's first up to 2 * (2^53 - 1), as the script's struct.unpack and checks). WRONGTYPE when the key
  * holds another Redis type, as the script's GET.
  */
 function stringState(r: Keyspace, key: string, type: 'tb' | 'lb' | 'gcra'): (Entry & Counters) | Counters | undefined | null {
@@ -592,8 +592,9 @@ function stringState(r: Keyspace, key: string, type: 'tb' | 'lb' | 'gcra'): (Ent
     }
   }
   const [a, b, c] = numbers;
-  const inRange = (x: number) => x === Math.floor(x) && x >= 0 && x <= MAX;
-  if (!(inRange(a) && inRange(b) && inRange(c) && c >= 1)) return null;
+  const inRange = (x: number, max = MAX) => x === Math.floor(x) && x >= 0 && x <= max;
+  // GCRA's a is now + whole ms, each below 2^53: up to 2 * MAX (as the Lua)
+  if (!(inRange(a, type === 'gcra' ? 2 * MAX : MAX) && inRange(b) && inRange(c) && c >= 1)) return null;
   return { type, a, b, c };
 }
 

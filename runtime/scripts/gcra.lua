@@ -26,7 +26,8 @@
 -- the three numbers and one struct.pack writes them (struct is one of the libraries Redis loads
 -- into its Lua), where string.match made three strings to coerce and string.format ran sprintf
 -- three times: about -8,000 instructions per call on a key that holds state (Redis 7.0). A state
--- that is not 24 bytes of three integers in range (L >= 1) is a value this script did not write.
+-- that is not 24 bytes of three integers in range (a <= 2 * (2^53 - 1), the most it writes; r < 2^53,
+-- 1 <= L < 2^53) is a value this script did not write.
 -- SET: https://redis.io/docs/latest/commands/set/ ; TIME: https://redis.io/docs/latest/commands/time/
 -- Lua libraries in Redis (struct): https://redis.io/docs/latest/develop/programmability/lua-api/
 local MAX = 9007199254740991
@@ -74,8 +75,9 @@ if stored then
   if #stored == 24 then
     a, r, l = struct.unpack('<ddd', stored)
   end
-  -- NaN fails every comparison: a value of 24 other bytes is refused too
-  if not (l and a % 1 == 0 and a >= 0 and a <= MAX and r % 1 == 0 and r >= 0 and r <= MAX
+  -- NaN fails every comparison: a value of 24 other bytes is refused too. a is now + whole ms
+  -- as this script writes it, now and whole each at most 2^53 - 1: up to 2 * MAX (an even double)
+  if not (l and a % 1 == 0 and a >= 0 and a <= 2 * MAX and r % 1 == 0 and r >= 0 and r <= MAX
       and l % 1 == 0 and l >= 1 and l <= MAX) then
     return redis.error_reply('ERR redis-ttl gcra: the key holds a value this script did not write')
   end

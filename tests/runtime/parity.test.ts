@@ -433,6 +433,43 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     store.close();
   });
 
+  it("GCRA reads back the TAT it wrote past 2^53 - 1 (now + whole ms up to 2 * (2^53 - 1)), on both; a TAT past that is refused", async () => {
+    // key format 3 checked every number against [0, 2^53): a TAT of now + burst * T past it (nowMs
+    // near 2^53, or a real clock plus an interval of ~9 * 10^15 ms) was written by one call and
+    // refused by the next as "a value this script did not write", on Redis only
+    const r = redis.client();
+    const runner = runnerFor(r);
+    const store = new MemoryStore();
+    const MAX = 9007199254740991;
+    const cases: Array<[string[], number[]]> = [
+      [['5', '100', '1'], [MAX - 5, MAX - 4, MAX - 4, MAX - 4, MAX - 4, MAX - 4, MAX]],
+      [['3', '7', '3'], [MAX - 1, MAX - 1, MAX, MAX, MAX]],
+      [['1', String(2 ** 52), '1'], [2 ** 52 + 1, 2 ** 52 + 2]],
+    ];
+    for (const [params, nows] of cases) {
+      const key = `${uniquePrefix('pgtat')}:k`;
+      for (const now of nows) {
+        const args = [...params, '1', String(now)];
+        const step = `gcra ${args.join(' ')}`;
+        const fromRedis = await runner.run(getScript('gcra'), [key], args).then(
+          (reply) => reply,
+          (error: Error) => error.message,
+        );
+        expect(fromRedis, step).toEqual(store.runScript('gcra', [key], args));
+        expect(typeof fromRedis === 'number' || Array.isArray(fromRedis), step).toBe(true);
+      }
+    }
+    // near miss: a TAT of 2^54 (past anything the script writes) is still refused
+    const key = `${uniquePrefix('pgtat')}:k`;
+    const bytes = Buffer.alloc(24);
+    bytes.writeDoubleLE(2 ** 54, 0);
+    bytes.writeDoubleLE(0, 8);
+    bytes.writeDoubleLE(1, 16);
+    await r.set(key, bytes);
+    await expect(runner.run(getScript('gcra'), [key], ['5', '100', '1', '1', String(MAX)])).rejects.toThrow(/did not write/);
+    store.close();
+  });
+
   it('a limiter argument that is not a number is an error reply on both, and nothing is written', async () => {
     // the limiter scripts coerce their arguments by arithmetic (cheaper than tonumber): Redis
     // answers with its script error, the memory store with the script's message
