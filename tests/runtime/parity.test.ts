@@ -470,6 +470,30 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     store.close();
   });
 
+  it('24 bytes of text whose doubles are integers in range are read as a state, on both alike (format 3 has no tag)', async () => {
+    // 'abcdef3C' is the little-endian double 0x4333666564636261, an integer in [2^52, 2^53): such a
+    // text under a bucket's key is a state whose time lies ~173,000 years ahead (the lag), as the
+    // docs say; both sides read it the same way and rewrite it with the same lag
+    const r = redis.client();
+    const runner = runnerFor(r);
+    const store = new MemoryStore();
+    const text = 'abcdef3C'.repeat(3);
+    for (const [script, args] of [
+      ['token_bucket', ['5', '1', '1', '1', String(T0)]],
+      ['leaky_bucket', ['5', '1', '1', '1', String(T0)]],
+      ['gcra', ['5', '100', '1', '1', String(T0)]],
+    ] as Array<[ScriptName, string[]]>) {
+      const key = `${uniquePrefix('ptext')}:k`;
+      await r.set(key, text);
+      store.runScript('fixed_window', [key], ['5', '100000']);
+      store.runScript('set_keep_ttl', [key], [text]);
+      const fromRedis = await runner.run(getScript(script), [key], args);
+      expect(fromRedis, script).toEqual(store.runScript(script, [key], args));
+      expect(JSON.stringify(fromRedis), script).not.toMatch(/did not write/);
+    }
+    store.close();
+  });
+
   it('a limiter argument that is not a number is an error reply on both, and nothing is written', async () => {
     // the limiter scripts coerce their arguments by arithmetic (cheaper than tonumber): Redis
     // answers with its script error, the memory store with the script's message
