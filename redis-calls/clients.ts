@@ -26,7 +26,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
-import { codeImports, loadModule, locateExport, moduleContext, type ExportSite, type ImportedModule } from './modules.js';
+import { codeImports, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, NODE_REDIS_CALLBACK_METHODS, SELF_RETURNING, KNOWN_NOT_REDIS, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients, isRegistryPackage } from './client-packages.js';
@@ -45,6 +45,7 @@ import { accessorValues } from './accessors.js';
 import { objectLiteralMethod } from './object-literal-methods.js';
 import { callbackParameterVerdict } from './callback-clients.js';
 import { storedMapValues } from './map-clients.js';
+import { literalName, localsMemberName, settingClientLibrary } from './global-clients.js';
 import { injectedClientVerdict, registryCallVerdict } from './client-registries.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
@@ -120,6 +121,9 @@ export class ClientDetector {
     // package that is not a client package, nothing known) is asked of it.
     let verdict = this.classifySyntactic(node, 0);
     if (this.typed && !settled(verdict)) verdict = this.classifyTyped(node) ?? verdict;
+    // app.locals.cache of a package that stores a client there (`app.locals.cache = createClient()`, `app.set('cache', client)`)
+    const setting = !verdict.redis && !verdict.proven ? localsMemberName(node) : undefined;
+    if (setting !== undefined) verdict = settingVerdict(this, setting) ?? verdict;
     if (!verdict.redis && !verdict.proven) verdict = nameVerdict(this, node);
     this.cache.set(node, verdict);
     return verdict;
@@ -143,8 +147,42 @@ export class ClientDetector {
    */
   mayUseRedis(): boolean {
     if (this.evidence !== undefined) return this.evidence;
-    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || declaresDuckTypedClient(this.context.sourceCode.ast) || declaresArgvSenderType(this.context.sourceCode.ast);
+    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || declaresDuckTypedClient(this.context.sourceCode.ast) || declaresArgvSenderType(this.context.sourceCode.ast) || this.readsStoredSetting();
     return this.evidence;
+  }
+
+  /**
+   * Whether the file reads a setting its package stores a client under (`req.app.get('cache')`,
+   * `app.locals.cache` after `app.set('cache', createClient())`: {@link settingVerdict}), from its
+   * tokens: `get ( '<name>' )` and `locals . <name>`; or a module of the code it imports reads one
+   * (`exports.cacheOf = (req) => req.app.get('cache')`), from that module's text. Only those names
+   * are looked up.
+   */
+  private readsStoredSetting(): boolean {
+    const tokens = this.context.sourceCode.ast.tokens;
+    const asked = new Set<string>();
+    const from = this.context.physicalFilename ?? this.context.filename;
+    if (from && isAbsolute(from)) {
+      for (const specifier of codeImports(this.context, { requires: true })) {
+        const text = readModule(from, specifier)?.entry.text;
+        for (const match of text?.matchAll(SETTING_READ) ?? []) {
+          const name = match[2] ?? match[3]!;
+          if (asked.has(name)) continue;
+          asked.add(name);
+          if (settingVerdict(this, name)) return true;
+        }
+      }
+    }
+    for (let i = 2; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      let name: string | undefined;
+      if ((token.type === 'String' || token.type === 'Template') && tokens[i - 1]!.value === '(' && tokens[i - 2]!.value === 'get' && tokens[i + 1]?.value === ')') name = token.value.slice(1, -1);
+      else if (token.type === 'Identifier' && tokens[i - 1]!.value === '.' && tokens[i - 2]!.value === 'locals') name = token.value;
+      if (name === undefined || asked.has(name) || !/^[\w$:.-]+$/.test(name)) continue;
+      asked.add(name);
+      if (settingVerdict(this, name)) return true;
+    }
+    return false;
   }
 
   /** An import (or top-level `require`) of a module of the code whose text may make or pass on a client. */
@@ -398,6 +436,10 @@ export class ClientDetector {
       if (pkg && (object === root || hasNamedClients(pkg))) return packageExport(pkg, name, this.madeBy(node));
       if (origin?.kind === 'import' && !origin.own && object === root) return FOREIGN;
     }
+    // redisModule.connect() of `const redisModule = require('./config/redis')` (or `import * as`):
+    // what the function that module exports under that name returns
+    const moduleFunction = object.type === AST_NODE_TYPES.Identifier ? this.moduleFunctionResult(object, method, node, depth) : undefined;
+    if (moduleFunction) return moduleFunction;
     // this.redisService.getClient('log'): a client handed out by a framework's registry (client-registries.ts)
     const handedOut = registryCallVerdict(this, node, depth);
     if (handedOut) return handedOut;
@@ -438,6 +480,9 @@ export class ClientDetector {
       // clients): a value kept under a name, judged by that name like a variable's, whatever
       // the container is (a package's Context is no client, what it keeps may be)
       const kept = method === 'get' ? keptUnder(node) : undefined;
+      // app.set('redis', createClient()) somewhere in the package: `<any>.get('redis')` is that client
+      const setting = kept !== undefined ? settingVerdict(this, kept) : undefined;
+      if (setting) return setting;
       if (kept !== undefined) return verdictByName(this, kept, `it is kept under \`${kept}\`, which`);
       return receiver.proven ? NOT_REDIS : UNKNOWN;
     }
@@ -447,6 +492,21 @@ export class ClientDetector {
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
     if (receiver.batch && method !== 'exec' && method !== 'execAsPipeline') return receiver;
     return UNKNOWN;
+  }
+
+  /**
+   * `m.f(...)` where `m` is a whole module of the code (`const m = require('./db')`, `import * as m
+   * from './db'`): what the function that module exports as `f` returns, when that says a client or
+   * provably none; `undefined` otherwise (the call is judged as any other member call).
+   */
+  private moduleFunctionResult(object: TSESTree.Identifier, method: string, node: TSESTree.CallExpression, depth: number): ReceiverKind | undefined {
+    const origin = this.identifierOrigin(object);
+    if (origin.kind !== 'import' || !origin.own || (!origin.namespace && origin.imported !== undefined)) return undefined;
+    const exported = this.exported({ source: origin.source, own: true, imported: method });
+    const fn = exported ? exported.detector.functionOf(exported.node) : undefined;
+    if (!exported || !fn) return undefined;
+    const returned = exported.detector.classifyReturnOf(fn, this.text(node), depth + 1);
+    return returned.redis || returned.proven ? relabel(returned, (inner) => `${inner} (${exported.module.display})`) : undefined;
   }
 
   /**
@@ -525,6 +585,8 @@ export class ClientDetector {
    * f(): T`, `const f = () => ...`, `const f: () => T = ...` (its annotation's return type).
    */
   functionOf(node: TSESTree.Node): FunctionWithReturn | undefined {
+    // exports.getRedis = (req) => req.app.get('redis'): the exported value is the function itself
+    if (node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression) return node;
     if (node.type !== AST_NODE_TYPES.Identifier) return undefined;
     const variable = findVariable(this.context, node);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
@@ -807,12 +869,23 @@ export class ClientDetector {
 }
 
 /** The name of `x.get('name')`: its only argument, a string literal or a template without expressions. */
+/** A setting read as written in a module's text: `.get('<name>')`, `.locals.<name>`. */
+const SETTING_READ = /\.\s*get\s*\(\s*(['"`])([\w$:.-]+)\1\s*\)|\blocals\s*\.\s*([A-Za-z_$][\w$]*)/g;
+
 function keptUnder(call: TSESTree.CallExpression): string | undefined {
-  if (call.arguments.length !== 1) return undefined;
-  const arg = unwrap(call.arguments[0]!);
-  if (arg.type === AST_NODE_TYPES.Literal && typeof arg.value === 'string') return arg.value;
-  if (arg.type === AST_NODE_TYPES.TemplateLiteral && arg.expressions.length === 0) return arg.quasis[0]?.value.cooked ?? undefined;
-  return undefined;
+  return call.arguments.length === 1 ? literalName(call.arguments[0]!) : undefined;
+}
+
+/**
+ * The client kept in a framework's settings under `name` (`req.app.get('redis')`, `c.get('redis')`,
+ * `app.locals.redis`), when the package stores one library's client there
+ * (`redis-calls/global-clients.ts`' {@link settingClientLibrary}): that library's client, decided
+ * (the code stores a client it made or imported, not a name); `undefined` otherwise.
+ */
+export function settingVerdict(detector: ClientDetector, name: string): ReceiverKind | undefined {
+  const judge = (module: ImportedModule | undefined, value: TSESTree.Node): ReceiverKind => (module ? detector.detectorOf(module) : detector).classify(value);
+  const stored = settingClientLibrary(detector.contextOf, name, judge);
+  return stored ? clientVerdict(stored.flavor, `it is read from ${stored.why}`) : undefined;
 }
 
 /** A function, or a declaration of one, whose declared return type or return values can be judged. */

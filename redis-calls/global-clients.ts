@@ -77,8 +77,12 @@ const LIBRARY_NAMES: Partial<Record<ClientFlavor, string>> = { ioredis: 'an iore
  */
 export type ValueJudge = (module: ImportedModule | undefined, value: TSESTree.Node) => ReceiverKind;
 
-/** Where a package stores a client that files read by name: a global, or a member of other objects. */
-type Store = { kind: 'global' | 'member'; name: string };
+/**
+ * Where a package stores a client that files read by name: a global, a member of other objects,
+ * or a framework's settings (`app.set('redis', client)`, `app.locals.redis = client`: a
+ * `setting`, {@link settingClientLibrary}).
+ */
+type Store = { kind: 'global' | 'member' | 'setting'; name: string };
 
 /** The key of a store in the caches below: `global:redis`, `member:redisClient`. */
 function storeId(store: Store): string {
@@ -289,7 +293,7 @@ function fromPackage(context: AnyContext, store: Store, file: string | undefined
   }
   if (found.size !== 1) return undefined;
   const [flavor, evidence] = [...found][0]!;
-  const what = store.kind === 'global' ? 'a global' : `a member (\`.${store.name}\`)`;
+  const what = store.kind === 'global' ? 'a global' : store.kind === 'setting' ? `a setting (\`'${store.name}'\`)` : `a member (\`.${store.name}\`)`;
   return { flavor, why: `${what} the package uses as ${LIBRARY_NAMES[flavor] ?? 'a'} client (${evidence})` };
 }
 
@@ -305,7 +309,7 @@ function filesNaming(root: string, store: Store, from: string): readonly string[
   const now = Date.now();
   const cached = naming.get(key);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.paths;
-  const mayShow = libraryTextFilter(store.name);
+  const mayShow = store.kind === 'setting' ? settingTextFilter(store.name) : libraryTextFilter(store.name);
   const paths: string[] = [];
   for (const path of packageFiles(root) ?? []) {
     const text = readModule(from, specifierOf(from, path))?.entry.text;
@@ -332,6 +336,13 @@ function evidenceIn(context: AnyContext, store: Store, where: string, module: Im
     const verdict = storedValue(context, module, value, judge);
     if (verdict.redis && !verdict.byName && verdict.flavor !== 'unknown') note(found, verdict.flavor, `\`${written}\` in ${where}`);
   };
+  if (store.kind === 'setting') {
+    walk(context, context.sourceCode.ast, (node) => {
+      const value = settingStored(context, node, name);
+      if (value) stored(value, node.type === AST_NODE_TYPES.CallExpression ? `${context.sourceCode.getText(node.callee)}('${name}', ...)` : `${context.sourceCode.getText((node as TSESTree.AssignmentExpression).left)} = ...`);
+    });
+    return found;
+  }
   walk(context, context.sourceCode.ast, (node) => {
     if (node.type === AST_NODE_TYPES.AssignmentExpression && STORING.has(node.operator)) {
       const target = unwrap(node.left);
@@ -350,6 +361,60 @@ function evidenceIn(context: AnyContext, store: Store, where: string, module: Im
     if (flavor) note(found, flavor, `\`${context.sourceCode.getText(callee)}(...)\` in ${where}`);
   });
   return found;
+}
+
+/**
+ * The value `node` stores under the setting `name`: `value` of `<x>.set('<name>', value)` (Express's
+ * `app.set`, Hono's `c.set`: exactly two arguments, the name a literal) or of `<x>.locals.<name> =
+ * value` (Express's `app.locals`, `res.locals`); `undefined` for any other node.
+ */
+function settingStored(context: AnyContext, node: TSESTree.Node, name: string): TSESTree.Node | undefined {
+  if (node.type === AST_NODE_TYPES.AssignmentExpression && STORING.has(node.operator)) {
+    return localsMemberName(node.left) === name ? node.right : undefined;
+  }
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.arguments.length !== 2) return undefined;
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'set') return undefined;
+  const [first, value] = node.arguments;
+  if (!first || !value || value.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  return literalName(first) === name ? value : undefined;
+}
+
+/** The text of a string literal (or a template literal without expressions); `undefined` for anything else. */
+export function literalName(node: TSESTree.Node): string | undefined {
+  const arg = unwrap(node);
+  if (arg.type === AST_NODE_TYPES.Literal && typeof arg.value === 'string') return arg.value;
+  if (arg.type === AST_NODE_TYPES.TemplateLiteral && arg.expressions.length === 0) return arg.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}
+
+/** `redis` of `app.locals.redis` / `req.app.locals['redis']`: the member of a `locals` object; `undefined` otherwise. */
+export function localsMemberName(node: TSESTree.Node): string | undefined {
+  const bare = unwrap(node);
+  if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = unwrap(bare.object);
+  if (object.type !== AST_NODE_TYPES.MemberExpression || propertyName(object.property, object.computed) !== 'locals') return undefined;
+  return propertyName(bare.property, bare.computed);
+}
+
+/**
+ * The client library of the setting `name`: the one library whose client (decided by its
+ * construction or import, not by a name) the files of the linted file's package store with
+ * `<x>.set('<name>', client)` or `<x>.locals.<name> = client`, so that `<any>.get('<name>')` and
+ * `<any>.locals.<name>` read it (Express's `app.set('redis', client)` then `req.app.get('redis')`,
+ * Hono's `c.set('redis', client)` then `c.get('redis')`); `undefined` when no file stores a client
+ * under that name, or clients of more than one library. Reads files from disk; never throws.
+ */
+export function settingClientLibrary(context: AnyContext, name: string, judge: ValueJudge): GlobalClientLibrary | undefined {
+  return storeLibrary(context, { kind: 'setting', name }, judge);
+}
+
+/** Whether the text of a file may store a value under the setting `name`: it quotes `name` before a `.set(` call's value, or writes `locals.name`. */
+function settingTextFilter(name: string): (text: string) => boolean {
+  const escaped = name.replace(/[^\w$]/g, '\\$&');
+  const set = new RegExp(`\\.\\s*set\\s*\\(\\s*(['"\`])${escaped}\\1\\s*,`);
+  const locals = new RegExp(`\\blocals\\s*(?:\\.\\s*${escaped}\\b|\\[\\s*(['"\`])${escaped}\\1\\s*\\])`);
+  return (text) => set.test(text) || locals.test(text);
 }
 
 /**

@@ -19,7 +19,10 @@
  *   TTL and released by the file's code is no bounded key (`redis-calls/locks.ts`): written with
  *   its constant key, or through a helper whose key parameter a caller of the file gives it;
  * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
- *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
+ *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported; and when the
+ *   TTL tested is never falsy (`ttl = ttl || this.defaultTtl` with a default of `parseInt(env.TTL)
+ *   || 600`: `redis-calls/positive-ttl.ts`) that arm is never taken and is not reported whatever
+ *   the options;
  * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
  *   key parameter (`incr(key) { return this.client.incr(key); }`) is part of a client facade: the
  *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported,
@@ -55,6 +58,7 @@
  *
  * `strict` turns every allowance off.
  */
+import { inArmNeverTaken } from './positive-ttl.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { apiWrapperOfCallersKey } from './api-wrappers.js';
 import { exposedAsClientCommand } from './client-surface.js';
@@ -221,7 +225,7 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
  * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key, a
  * write in code that never runs.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend' | 'flushed' | 'spawned-server';
+export type Exemption = 'persistent' | 'constant' | 'never-taken' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend' | 'flushed' | 'spawned-server';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -276,6 +280,9 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
     !releasedUnexpiringLock(context, call, call.argNodes.indexOf(keyNode))
   )
     return 'constant';
+  // the no-TTL arm of a TTL that is never falsy (`ttl = ttl || this.defaultTtl`, the default
+  // `parseInt(env.TTL) || 600`): no write happens there, whatever the options (positive-ttl.ts)
+  if (inArmNeverTaken(context, call.node)) return 'never-taken';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   // every key of a package that wipes its database on a recurring schedule (scheduled-flush.ts)
   if (options.allowScheduledFlush !== false && flushedOnSchedule(context)) return 'flushed';
