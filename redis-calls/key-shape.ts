@@ -47,7 +47,7 @@
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
+import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, namesQueue, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
 import { asFunction, classOf, isNoKey, isStringConcatenation, returnedMemberValues, returnExpressions } from './key-builders.js';
 
@@ -288,8 +288,10 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
       const option = optionDefault(context, def.name, depth);
       if (option) return option;
     }
-    const bounded = factory || hasFiniteType(context, def.name);
-    return part.fixed || !bounded ? part : { ...part, fixed: true };
+    if (part.fixed) return part;
+    // queueName: one of the few queues the configuration sets up (bounded.ts namesQueue)
+    const bounded = factory || hasFiniteType(context, def.name) || queueNameParameter(context, def.node, def.name, undefined, depth);
+    return bounded ? { ...part, fixed: true } : part;
   }
   // for (const key of keys): the spelling the elements of `keys` share
   const loop = forOfLoop(def);
@@ -341,6 +343,32 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return { ...FINITE_PART, ...assigned };
   if (assigned && def.type === 'Variable') return { ...UNKNOWN_PART, via: [declarationStatement(def.node)], ...assigned };
   return UNKNOWN_PART;
+}
+
+/** What a caller passes that depends on the call's data (a request's input, an id): never fixed. */
+const DATA_PART: Part = { text: '*', via: [], fixed: false };
+
+/**
+ * Whether the parameter `param` of `fn` (or its property `property`, `params.queueName`) names a
+ * queue by its name (bounded.ts namesQueue) and no call of `fn` the module's code shows passes
+ * it data: each call's argument (or the value of that property of an object literal argument) is
+ * fixed, or `fn`'s callers are not read (a method or exported function: the name decides).
+ */
+function queueNameParameter(context: AnyContext, fn: TSESTree.Node, param: TSESTree.Identifier, property: string | undefined, depth: number): boolean {
+  if (!namesQueue(param, property)) return false;
+  const callers = callSitesShape(context, fn, param, depth, (argument, d) => {
+    let value: TSESTree.Node | undefined = argument;
+    if (property !== undefined) {
+      const object = unwrap(argument);
+      if (object.type !== AST_NODE_TYPES.ObjectExpression) return null;
+      const found = object.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === property);
+      value = found?.type === AST_NODE_TYPES.Property ? found.value : undefined;
+      if (!value) return null;
+    }
+    const part = shapeOf(context, value, new Map(), d);
+    return part.fixed ? part : DATA_PART;
+  });
+  return callers === UNKNOWN_PART || callers.fixed;
 }
 
 /**
@@ -599,6 +627,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     const bound = bindings.get(def.name);
     if (bound) return bound.fixed ? { text: '*', via: bound.via, fixed: true } : UNKNOWN_PART;
     if (factoryParameter(variable!, def.node)) return FINITE_PART;
+    // params.queueName: the name of one of the few queues the configuration sets up (bounded.ts)
+    if (!node.computed && queueNameParameter(context, def.node, def.name, name, depth)) return FINITE_PART;
   }
   // row.environmentId of `for (const row of rows)` or `rows.forEach((row) => ...)`: a property of
   // an element that is fixed (a stored record of a table the code walks, a constant) is fixed
