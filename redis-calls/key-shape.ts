@@ -112,6 +112,11 @@ interface Part {
   elements?: Part[];
   /** Each value the part can take, spelled, when it is one of a few (see {@link KeyShape.alternatives}). */
   alternatives?: string[];
+  /**
+   * Fixed by a queue name (bounded.ts namesQueue): bounded only beside a static part (`` `${queueName}:gq:signal` ``);
+   * a key that is the name alone (`lpush(queueName, v)`) is the caller's whole key, which lifecycle.ts judges.
+   */
+  byName?: boolean;
 }
 
 /** At most this many spellings are kept for one key (a product of choices beyond it is given up). */
@@ -159,7 +164,7 @@ export function keyShapeOf(context: AnyContext, node: TSESTree.Node): KeyShape {
   const part = shapeOf(context, node, new Map(), 0);
   const shape = part.text.replace(/\*+/g, '*');
   const alternatives = alternativesOf(spellings(part).map((text) => text.replace(/\*+/g, '*')));
-  const result: KeyShape = { shape, constant: !shape.includes('*') || part.fixed, via: part.via, ...alternatives };
+  const result: KeyShape = { shape, constant: isConstant(shape, part), via: part.via, ...alternatives };
   cache.set(node, result);
   return result;
 }
@@ -181,11 +186,16 @@ export function keyShapeWithArguments(context: AnyContext, node: TSESTree.Node, 
   const part = shapeOf(context, node, bindings, 0);
   const shape = part.text.replace(/\*+/g, '*');
   const alternatives = alternativesOf(spellings(part).map((text) => text.replace(/\*+/g, '*')));
-  return { shape, constant: !shape.includes('*') || part.fixed, via: part.via, ...alternatives };
+  return { shape, constant: isConstant(shape, part), via: part.via, ...alternatives };
+}
+
+/** Whether a key of shape `shape` read as `part` is bounded: no `*`, or fixed (by a queue name only beside a static part). */
+function isConstant(shape: string, part: Part): boolean {
+  return !shape.includes('*') || (part.fixed && !(part.byName && shape.replace(/\*/g, '') === ''));
 }
 
 function join(parts: Part[]): Part {
-  const joined: Part = { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
+  const joined: Part = { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed), ...(parts.some((p) => p.byName) ? { byName: true } : {}) };
   if (!parts.some((p) => p.alternatives)) return joined;
   // each choice of each part: `${base}[${i}]` is `$[*]` or `$.items[*]`
   let texts = [''];
@@ -256,9 +266,10 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
 function common(a: Part, b: Part): Part {
   const via = [...a.via, ...b.via];
   const fixed = a.fixed && b.fixed;
+  const byName = a.byName || b.byName ? { byName: true } : {};
   // every value either can take
   const alternatives = [...spellings(a), ...spellings(b)].length <= MAX_ALTERNATIVES ? alternativesOf([...spellings(a), ...spellings(b)]) : {};
-  if (a.text === b.text) return { text: a.text, via, fixed, ...alternatives };
+  if (a.text === b.text) return { text: a.text, via, fixed, ...alternatives, ...byName };
   let start = 0;
   while (start < a.text.length && start < b.text.length && a.text[start] === b.text[start]) start++;
   let end = 0;
@@ -269,7 +280,7 @@ function common(a: Part, b: Part): Part {
   ) {
     end++;
   }
-  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed, ...alternatives };
+  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed, ...alternatives, ...byName };
 }
 
 function identifierShape(context: AnyContext, node: TSESTree.Identifier, bindings: Bindings, depth: number): Part {
@@ -290,8 +301,8 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     }
     if (part.fixed) return part;
     // queueName: one of the few queues the configuration sets up (bounded.ts namesQueue)
-    const bounded = factory || hasFiniteType(context, def.name) || queueNameParameter(context, def.node, def.name, undefined, depth);
-    return bounded ? { ...part, fixed: true } : part;
+    if (factory || hasFiniteType(context, def.name)) return { ...part, fixed: true };
+    return queueNameParameter(context, def.node, def.name, undefined, depth) ? { ...part, fixed: true, byName: true } : part;
   }
   // for (const key of keys): the spelling the elements of `keys` share
   const loop = forOfLoop(def);
@@ -628,7 +639,7 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     if (bound) return bound.fixed ? { text: '*', via: bound.via, fixed: true } : UNKNOWN_PART;
     if (factoryParameter(variable!, def.node)) return FINITE_PART;
     // params.queueName: the name of one of the few queues the configuration sets up (bounded.ts)
-    if (!node.computed && queueNameParameter(context, def.node, def.name, name, depth)) return FINITE_PART;
+    if (!node.computed && queueNameParameter(context, def.node, def.name, name, depth)) return { ...FINITE_PART, byName: true };
   }
   // row.environmentId of `for (const row of rows)` or `rows.forEach((row) => ...)`: a property of
   // an element that is fixed (a stored record of a table the code walks, a constant) is fixed
