@@ -290,7 +290,8 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Parameter') {
     if (bindings.has(def.name)) return bindings.get(def.name)!;
     if (def.name.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
-    const part = callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
+    const element = callbackElementShape(context, def.node, def.name, depth);
+    const part = element ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
     // frequency: 'daily' | 'weekly': a few keys, whatever the callers pass; a factory's
     // configuration (createHandler({ keyPrefix })): one value per instance it makes, spelled
     // by its default when it has one (createHandler({ keyPrefix = 'cache' }))
@@ -302,7 +303,8 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     if (part.fixed) return part;
     // queueName: one of the few queues the configuration sets up (bounded.ts namesQueue)
     if (factory || hasFiniteType(context, def.name)) return { ...part, fixed: true };
-    return queueNameParameter(context, def.node, def.name, undefined, depth) ? { ...part, fixed: true, byName: true } : part;
+    // an iteration's element (`streams.map((stream) => ...)`) is what the array holds, whatever its name
+    return !element && queueNameParameter(context, def.node, def.name, undefined, depth) ? { ...part, fixed: true, byName: true } : part;
   }
   // for (const key of keys): the spelling the elements of `keys` share
   const loop = forOfLoop(def);
