@@ -15,10 +15,18 @@
  *   by a relatively imported one), `keyof typeof CONST` or `(typeof LIST)[number]`; with type
  *   information, also one whose type the checker finds to be such a union when the code does not
  *   annotate it. Enum members (`Frequency.Daily`) are their value.
+ * - **Queue names**: a parameter named as the name of a queue, lane, stream or topic (`queueName`,
+ *   `lane`, `streamName`: `names.ts` QUEUE_NAME_VALUE), bare, destructured (`{ queueName }`) or
+ *   read off an options parameter (`params.queueName`): one of the few queues the code's
+ *   configuration sets up, so `` `${queueName}:gq:paused-jobs` `` is one key per queue. Not when
+ *   it comes from request input (a property of `req`, `input`, `body` ...: `names.ts`
+ *   REQUEST_INPUT_NAME), nor when the module's own calls of the function, which key-shape.ts
+ *   reads, pass it data; an id (`queueId`) or an entity's name (`name`, `userQueue`) never.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { loadModule, type ImportedModule } from './modules.js';
+import { QUEUE_NAME_VALUE, REQUEST_INPUT_NAME } from './names.js';
 import { findVariable, propertyName, walkOwnNodes, type AnyContext } from './static.js';
 
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -286,4 +294,28 @@ function checkerSaysFinite(context: AnyContext, id: TSESTree.Identifier): boolea
   // ts.TypeFlags: StringLiteral 128, NumberLiteral 256, BooleanLiteral 512, EnumLiteral 1024,
   // Undefined 32768, Null 65536
   return parts.every((part) => (part.flags & (128 | 256 | 512 | 1024 | 32768 | 65536)) !== 0) && parts.some((part) => (part.flags & (32768 | 65536)) === 0);
+}
+
+/**
+ * Whether a parameter, or the property `property` of one (`params.queueName`), names a queue by
+ * its name, one of the few the configuration sets up (see the module comment): the name says a
+ * queue, lane, stream or topic name (`names.ts` QUEUE_NAME_VALUE) and it is not request input (the
+ * parameter, or a property it is destructured from, is not named `req`, `input`, `body` ...:
+ * `names.ts` REQUEST_INPUT_NAME). Whether callers pass it data is key-shape.ts's to read.
+ * @param param the parameter's identifier (a name a destructuring pattern binds, too)
+ * @param property the property read off it, when the key reads `param.<property>`
+ */
+export function namesQueue(param: TSESTree.Identifier, property?: string): boolean {
+  if (!QUEUE_NAME_VALUE.test(property ?? param.name)) return false;
+  if (property !== undefined && REQUEST_INPUT_NAME.test(param.name)) return false;
+  // ({ input: { queueName } }) of a tRPC handler: a property of the request's input
+  for (let node: TSESTree.Node | undefined = param.parent; node; node = node.parent) {
+    if (node.type === AST_NODE_TYPES.Property) {
+      const key = propertyName(node.key, node.computed);
+      if (key !== undefined && REQUEST_INPUT_NAME.test(key)) return false;
+      continue;
+    }
+    if (node.type !== AST_NODE_TYPES.ObjectPattern && node.type !== AST_NODE_TYPES.ArrayPattern && node.type !== AST_NODE_TYPES.AssignmentPattern && node.type !== AST_NODE_TYPES.TSParameterProperty) break;
+  }
+  return true;
 }

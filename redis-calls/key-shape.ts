@@ -47,7 +47,7 @@
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
+import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, namesQueue, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
 import { asFunction, classOf, isNoKey, isStringConcatenation, returnedMemberValues, returnExpressions } from './key-builders.js';
 
@@ -112,6 +112,11 @@ interface Part {
   elements?: Part[];
   /** Each value the part can take, spelled, when it is one of a few (see {@link KeyShape.alternatives}). */
   alternatives?: string[];
+  /**
+   * Fixed by a queue name (bounded.ts namesQueue): bounded only beside a static part (`` `${queueName}:gq:signal` ``);
+   * a key that is the name alone (`lpush(queueName, v)`) is the caller's whole key, which lifecycle.ts judges.
+   */
+  byName?: boolean;
 }
 
 /** At most this many spellings are kept for one key (a product of choices beyond it is given up). */
@@ -159,7 +164,7 @@ export function keyShapeOf(context: AnyContext, node: TSESTree.Node): KeyShape {
   const part = shapeOf(context, node, new Map(), 0);
   const shape = part.text.replace(/\*+/g, '*');
   const alternatives = alternativesOf(spellings(part).map((text) => text.replace(/\*+/g, '*')));
-  const result: KeyShape = { shape, constant: !shape.includes('*') || part.fixed, via: part.via, ...alternatives };
+  const result: KeyShape = { shape, constant: isConstant(shape, part), via: part.via, ...alternatives };
   cache.set(node, result);
   return result;
 }
@@ -181,11 +186,16 @@ export function keyShapeWithArguments(context: AnyContext, node: TSESTree.Node, 
   const part = shapeOf(context, node, bindings, 0);
   const shape = part.text.replace(/\*+/g, '*');
   const alternatives = alternativesOf(spellings(part).map((text) => text.replace(/\*+/g, '*')));
-  return { shape, constant: !shape.includes('*') || part.fixed, via: part.via, ...alternatives };
+  return { shape, constant: isConstant(shape, part), via: part.via, ...alternatives };
+}
+
+/** Whether a key of shape `shape` read as `part` is bounded: no `*`, or fixed (by a queue name only beside a static part). */
+function isConstant(shape: string, part: Part): boolean {
+  return !shape.includes('*') || (part.fixed && !(part.byName && shape.replace(/\*/g, '') === ''));
 }
 
 function join(parts: Part[]): Part {
-  const joined: Part = { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
+  const joined: Part = { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed), ...(parts.some((p) => p.byName) ? { byName: true } : {}) };
   if (!parts.some((p) => p.alternatives)) return joined;
   // each choice of each part: `${base}[${i}]` is `$[*]` or `$.items[*]`
   let texts = [''];
@@ -256,9 +266,10 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
 function common(a: Part, b: Part): Part {
   const via = [...a.via, ...b.via];
   const fixed = a.fixed && b.fixed;
+  const byName = a.byName || b.byName ? { byName: true } : {};
   // every value either can take
   const alternatives = [...spellings(a), ...spellings(b)].length <= MAX_ALTERNATIVES ? alternativesOf([...spellings(a), ...spellings(b)]) : {};
-  if (a.text === b.text) return { text: a.text, via, fixed, ...alternatives };
+  if (a.text === b.text) return { text: a.text, via, fixed, ...alternatives, ...byName };
   let start = 0;
   while (start < a.text.length && start < b.text.length && a.text[start] === b.text[start]) start++;
   let end = 0;
@@ -269,7 +280,7 @@ function common(a: Part, b: Part): Part {
   ) {
     end++;
   }
-  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed, ...alternatives };
+  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed, ...alternatives, ...byName };
 }
 
 function identifierShape(context: AnyContext, node: TSESTree.Identifier, bindings: Bindings, depth: number): Part {
@@ -279,7 +290,8 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Parameter') {
     if (bindings.has(def.name)) return bindings.get(def.name)!;
     if (def.name.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
-    const part = callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
+    const element = callbackElementShape(context, def.node, def.name, depth);
+    const part = element ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
     // frequency: 'daily' | 'weekly': a few keys, whatever the callers pass; a factory's
     // configuration (createHandler({ keyPrefix })): one value per instance it makes, spelled
     // by its default when it has one (createHandler({ keyPrefix = 'cache' }))
@@ -288,8 +300,11 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
       const option = optionDefault(context, def.name, depth);
       if (option) return option;
     }
-    const bounded = factory || hasFiniteType(context, def.name);
-    return part.fixed || !bounded ? part : { ...part, fixed: true };
+    if (part.fixed) return part;
+    // queueName: one of the few queues the configuration sets up (bounded.ts namesQueue)
+    if (factory || hasFiniteType(context, def.name)) return { ...part, fixed: true };
+    // an iteration's element (`streams.map((stream) => ...)`) is what the array holds, whatever its name
+    return !element && queueNameParameter(context, def.node, def.name, undefined, depth) ? { ...part, fixed: true, byName: true } : part;
   }
   // for (const key of keys): the spelling the elements of `keys` share
   const loop = forOfLoop(def);
@@ -341,6 +356,32 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return { ...FINITE_PART, ...assigned };
   if (assigned && def.type === 'Variable') return { ...UNKNOWN_PART, via: [declarationStatement(def.node)], ...assigned };
   return UNKNOWN_PART;
+}
+
+/** What a caller passes that depends on the call's data (a request's input, an id): never fixed. */
+const DATA_PART: Part = { text: '*', via: [], fixed: false };
+
+/**
+ * Whether the parameter `param` of `fn` (or its property `property`, `params.queueName`) names a
+ * queue by its name (bounded.ts namesQueue) and no call of `fn` the module's code shows passes
+ * it data: each call's argument (or the value of that property of an object literal argument) is
+ * fixed, or `fn`'s callers are not read (a method or exported function: the name decides).
+ */
+function queueNameParameter(context: AnyContext, fn: TSESTree.Node, param: TSESTree.Identifier, property: string | undefined, depth: number): boolean {
+  if (!namesQueue(param, property)) return false;
+  const callers = callSitesShape(context, fn, param, depth, (argument, d) => {
+    let value: TSESTree.Node | undefined = argument;
+    if (property !== undefined) {
+      const object = unwrap(argument);
+      if (object.type !== AST_NODE_TYPES.ObjectExpression) return null;
+      const found = object.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === property);
+      value = found?.type === AST_NODE_TYPES.Property ? found.value : undefined;
+      if (!value) return null;
+    }
+    const part = shapeOf(context, value, new Map(), d);
+    return part.fixed ? part : DATA_PART;
+  });
+  return callers === UNKNOWN_PART || callers.fixed;
 }
 
 /**
@@ -599,6 +640,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     const bound = bindings.get(def.name);
     if (bound) return bound.fixed ? { text: '*', via: bound.via, fixed: true } : UNKNOWN_PART;
     if (factoryParameter(variable!, def.node)) return FINITE_PART;
+    // params.queueName: the name of one of the few queues the configuration sets up (bounded.ts)
+    if (!node.computed && queueNameParameter(context, def.node, def.name, name, depth)) return { ...FINITE_PART, byName: true };
   }
   // row.environmentId of `for (const row of rows)` or `rows.forEach((row) => ...)`: a property of
   // an element that is fixed (a stored record of a table the code walks, a constant) is fixed

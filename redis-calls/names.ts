@@ -28,6 +28,21 @@ export const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|
 /** A parameter name that says the key is a queue: `queue`, `queueName`, `listKey`, `streamName`, `jobs`, `inbox` (lifecycle.ts). */
 export const QUEUE_NAME = /queue|list|stream|channel|topic|inbox|outbox|backlog|jobs|tasks/i;
 
+/**
+ * A parameter name that says the name of a queue, lane, stream or topic, one of the few the code's
+ * configuration sets up: `queueName`, `queue`, `lane`, `streamName`, `targetQueueName`,
+ * `queue_name`. Not an id or a key of one (`queueId`, `queueKey`), not a plural (`queues`), not a
+ * generic `name` or `type` (bounded.ts namesQueue).
+ */
+export const QUEUE_NAME_VALUE = /^(?:queue|lane|stream|topic)(?:Name|_name)?$|[a-z0-9](?:Queue|Lane|Stream|Topic)Name$/;
+
+/**
+ * A parameter name that says request input: a handler's `req`, `request`, `input` (tRPC), `body`,
+ * `query`, `payload`, `args` (GraphQL), `ctx`, `event`: a queue name read from one of these is the
+ * caller's choice, not the configuration's (bounded.ts namesQueue).
+ */
+export const REQUEST_INPUT_NAME = /^(?:req|request|input|body|query|payload|args|ctx|context|event)$/i;
+
 /** A name that says "identifier" or "sequence": `id`, `jobId`, `job_id`, `nextID`, `seq` (lifecycle.ts). */
 export const ID_NAME = /(?:^|[_\-:./])(?:id|ID|Id|seq|sequence)$|^(?:next_?id|nextId|nextID)$|[a-z0-9](?:Id|ID)$/;
 

@@ -50,12 +50,14 @@ export async function work(site: string) {
   return [url, next];
 }
 `);
-// a reliable queue (node-redis): the worker moves each job to its processing list
-const q3 = nodeRedis(`export async function submit(queue: string, job: string) {
-  await client.lPush(\`jobs:\${queue}\`, job);
+// a reliable queue (node-redis): the worker moves each job to its processing list, one pair of
+// lists per tenant (a family: a parameter named `queue` would be one key per configured queue,
+// bounded: tests/rules/queue-name-keys.test.ts)
+const q3 = nodeRedis(`export async function submit(tenant: string, job: string) {
+  await client.lPush(\`jobs:\${tenant}\`, job);
 }
-export async function worker(queue: string) {
-  return client.blMove(\`jobs:\${queue}\`, \`busy:\${queue}\`, 'RIGHT', 'LEFT', 0);
+export async function worker(tenant: string) {
+  return client.blMove(\`jobs:\${tenant}\`, \`busy:\${tenant}\`, 'RIGHT', 'LEFT', 0);
 }
 `);
 // node-redis pops with a count: lPopCount, zPopMinCount

@@ -23,7 +23,7 @@ const APPLICATION = JSON.stringify({ name: 'app', private: true });
 const cappedLog = (expireLine: string): string =>
   `import type { ChainableCommander } from 'ioredis';\nexport function queuePrune(chain: ChainableCommander, key: string, { maxEntries, expireSeconds, verbose }: { maxEntries: number; expireSeconds: number; verbose?: boolean }) {\n  chain.zremrangebyrank(key, 0, -maxEntries - 1);\n${expireLine}\n  return chain;\n}\n`;
 const STORE =
-  "import Redis from 'ioredis';\nimport { queuePrune } from './capped-log';\nconst redis = new Redis();\nexport async function log(queue: string, entry: string) {\n  const key = `job-log:${queue}`;\n  const tx = redis.multi().zadd(key, String(Date.now()), entry);\n  queuePrune(tx, key, { maxEntries: 1000, expireSeconds: 86400 });\n  await tx.exec();\n}\n";
+  "import Redis from 'ioredis';\nimport { queuePrune } from './capped-log';\nconst redis = new Redis();\nexport async function log(tenant: string, entry: string) {\n  const key = `job-log:${tenant}`;\n  const tx = redis.multi().zadd(key, String(Date.now()), entry);\n  queuePrune(tx, key, { maxEntries: 1000, expireSeconds: 86400 });\n  await tx.exec();\n}\n";
 
 /** [rule id, messageId, line, column] of each incr-needs-expire-on-create finding on store.ts. */
 function lint(expireLine: string): Array<[string | null, string | undefined, number, number]> {

@@ -225,8 +225,8 @@ const b1 = ioredis(`export async function createUser(tenant: string, name: strin
   await redis.hset(\`user:\${id}\`, 'name', name);
   return id;
 }
-export function createJob(queue: string, data: string) {
-  return redis.incr(\`q:\${queue}:counter\`).then((n) => redis.hset(\`q:\${queue}:job:\${n}\`, 'data', data));
+export function createJob(shard: string, data: string) {
+  return redis.incr(\`q:\${shard}:counter\`).then((n) => redis.hset(\`q:\${shard}:job:\${n}\`, 'data', data));
 }
 `);
 // stored as an id; returned from an id key or by a function named like an id
@@ -236,8 +236,8 @@ const b2 = ioredis(`export async function add(prefix: string, data: string) {
 export async function nextOrderId(shop: string) {
   return redis.incrby(\`shop:\${shop}:orders\`, 1);
 }
-export async function enqueue(queue: string) {
-  const jobId = await redis.incr(\`queue:\${queue}:seq\`);
+export async function enqueue(tenant: string) {
+  const jobId = await redis.incr(\`queue:\${tenant}:seq\`);
   return jobId;
 }
 `);
