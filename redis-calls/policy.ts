@@ -74,6 +74,7 @@ import { storageBackendRecord } from './storage-backends.js';
 import { databaseRecord } from './database-of-record.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
+import { persistNamedWriter } from './persist-named.js';
 import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
 import { listedKeyShape } from './pattern-drains.js';
@@ -301,6 +302,9 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
     // return safeIncr` of a `new Proxy` read as a client): its callers' calls are read as the
     // command where they are (redis-calls/client-surface.ts)
     if (forwarding && exposedAsClientCommand(context, forwarding, call)) return 'pass-through';
+    // a helper named for keeping its caller's key (`setPermanent(key, v)`, `rememberForever(key,
+    // cb)`), or a call of a facade so named: the maintainer's declared intent (persist-named.ts)
+    if (persistNamedWriter(context, call, keyNode) !== undefined) return 'persistent';
     // a CommonJS export its module exports again later (`exports.incr` written twice): dead code
     if (forwarding && overwrittenExport(forwarding)) return 'pass-through';
     // a thin wrapper of a library's API over its caller's key, whatever its name, beside a method
