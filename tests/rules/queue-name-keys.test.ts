@@ -43,6 +43,9 @@ const reported = [
   // a queue name from request input: a tRPC handler's input, read off it or destructured from it
   ioredis("export const pause = async ({ input }: { input: { queueName: string } }) => redis.sadd(`${input.queueName}:paused`, 'x');"),
   ioredis("export const pause = async ({ input: { queueName } }: { input: { queueName: string } }) => redis.sadd(`${queueName}:paused`, 'x');"),
+  // a route's path parameters: Next.js' `POST(request, { params })`, a handler destructuring them
+  ioredis("export const POST = async (request: Request, { params }: { params: { queueName: string } }) => redis.sadd(`${params.queueName}:paused`, 'x');"),
+  ioredis("export const pause = async ({ params: { queueName } }: { params: { queueName: string } }) => redis.sadd(`${queueName}:paused`, 'x');"),
   // the module's own call passes the request's data
   ioredis("function enqueue(queueName: string, job: string) {\n  return redis.rpush(`q:${queueName}`, job);\n}\nexport const handle = (req: { params: { q: string } }) => enqueue(req.params.q, 'x');"),
   ioredis("function pause(params: { queueName: string }) {\n  return redis.sadd(`${params.queueName}:paused`, 'x');\n}\nexport const handle = (req: { body: { q: string } }) => pause({ queueName: req.body.q });"),
