@@ -49,6 +49,7 @@ import { isEggService } from './application-members.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
+import { isLegacyModeClient } from './client-version.js';
 
 /** The objects a global is a property of: `global.redis`, `globalThis.redis`, `window.redis`, `self.redis`. */
 const GLOBAL_OBJECTS = new Set(['global', 'globalThis', 'window', 'self']);
@@ -339,6 +340,10 @@ function evidenceIn(context: AnyContext, store: Store, where: string, module: Im
   if (store.kind === 'setting') {
     walk(context, context.sourceCode.ast, (node) => {
       const value = settingStored(context, node, name);
+      // a legacy-mode node-redis client (createClient({ legacyMode: true }), client.legacy()) sends
+      // its arguments as written, which a read's receiver cannot say (node-redis-3 is a call's
+      // flavor): no evidence of a client, its reads are judged as before they were read as one
+      if (value && isLegacyModeClient(context, value)) return;
       if (value) stored(value, node.type === AST_NODE_TYPES.CallExpression ? `${context.sourceCode.getText(node.callee)}('${name}', ...)` : `${context.sourceCode.getText((node as TSESTree.AssignmentExpression).left)} = ...`);
     });
     return found;
