@@ -315,6 +315,12 @@ const ROUTE_INPUT_PROPERTY = /^(?:params|searchParams|query)$/;
  */
 export function namesQueue(param: TSESTree.Identifier, property?: string): boolean {
   if (!QUEUE_NAME_VALUE.test(property ?? param.name)) return false;
+  // ({ userId: queueName }): the property destructured says what the value is, not its local name
+  const own = param.parent;
+  if (own?.type === AST_NODE_TYPES.Property && own.value === param && !own.shorthand) {
+    const key = propertyName(own.key, own.computed);
+    if (key === undefined || !QUEUE_NAME_VALUE.test(key)) return false;
+  }
   if (property !== undefined && REQUEST_INPUT_NAME.test(param.name)) return false;
   // ({ input: { queueName } }) of a tRPC handler: a property of the request's input
   for (let node: TSESTree.Node | undefined = param.parent; node; node = node.parent) {
