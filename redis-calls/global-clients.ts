@@ -411,7 +411,33 @@ export function localsMemberName(node: TSESTree.Node): string | undefined {
  * under that name, or clients of more than one library. Reads files from disk; never throws.
  */
 export function settingClientLibrary(context: AnyContext, name: string, judge: ValueJudge): GlobalClientLibrary | undefined {
+  // a name no file of the package may store a value under is none (config.get('k1') ... of a
+  // file reading a thousand names: each looked up in every file of the package took seconds)
+  const file = context.physicalFilename ?? context.filename;
+  const own = file && isAbsolute(file) ? resolve(file) : undefined;
+  const root = own ? packageOf(own)?.root : undefined;
+  if (!settingTextFilter(name)(context.sourceCode.text) && !(root && own && settingNamesOf(root, own).has(name))) return undefined;
   return storeLibrary(context, { kind: 'setting', name }, judge);
+}
+
+/** A setting's store as written in a file's text, any name: `.set('<name>',`, `locals.<name>`, `locals['<name>']`. */
+const ANY_SETTING_STORE = /\.\s*set\s*\(\s*(['"`])([^'"`\n]+?)\1\s*,|\blocals\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(['"`])([^'"`\n]+?)\4\s*\])/g;
+
+/** The names of settings the files of the package at `root` may store a value under, per package, for {@link LISTING_TTL_MS}. */
+const settingNames = new Map<string, { at: number; names: ReadonlySet<string> }>();
+
+/** The names any file of the package at `root` may store a setting under ({@link ANY_SETTING_STORE}; `from`: the linted file). */
+function settingNamesOf(root: string, from: string): ReadonlySet<string> {
+  const now = Date.now();
+  const cached = settingNames.get(root);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.names;
+  const names = new Set<string>();
+  for (const path of packageFiles(root) ?? []) {
+    const text = readModule(from, specifierOf(from, path))?.entry.text;
+    for (const match of text?.matchAll(ANY_SETTING_STORE) ?? []) names.add(match[2] ?? match[3] ?? match[5]!);
+  }
+  settingNames.set(root, { at: now, names });
+  return names;
 }
 
 /** Whether the text of a file may store a value under the setting `name`: it quotes `name` before a `.set(` call's value, or writes `locals.name`. */
