@@ -297,6 +297,14 @@ function checkerSaysFinite(context: AnyContext, id: TSESTree.Identifier): boolea
 }
 
 /**
+ * A property a route handler's argument holds request input in: the path's parameters (Next.js'
+ * `POST(request, { params })`, Express / Koa `({ params: { queueName } }, res)`) and the query
+ * string. A parameter so named (`pause(params: { queueName })`) is an options object; one
+ * destructured under this name from an argument is the URL's.
+ */
+const ROUTE_INPUT_PROPERTY = /^(?:params|searchParams|query)$/;
+
+/**
  * Whether a parameter, or the property `property` of one (`params.queueName`), names a queue by
  * its name, one of the few the configuration sets up (see the module comment): the name says a
  * queue, lane, stream or topic name (`names.ts` QUEUE_NAME_VALUE) and it is not request input (the
@@ -307,12 +315,18 @@ function checkerSaysFinite(context: AnyContext, id: TSESTree.Identifier): boolea
  */
 export function namesQueue(param: TSESTree.Identifier, property?: string): boolean {
   if (!QUEUE_NAME_VALUE.test(property ?? param.name)) return false;
+  // ({ userId: queueName }): the property destructured says what the value is, not its local name
+  const own = param.parent;
+  if (own?.type === AST_NODE_TYPES.Property && own.value === param && !own.shorthand) {
+    const key = propertyName(own.key, own.computed);
+    if (key === undefined || !QUEUE_NAME_VALUE.test(key)) return false;
+  }
   if (property !== undefined && REQUEST_INPUT_NAME.test(param.name)) return false;
   // ({ input: { queueName } }) of a tRPC handler: a property of the request's input
   for (let node: TSESTree.Node | undefined = param.parent; node; node = node.parent) {
     if (node.type === AST_NODE_TYPES.Property) {
       const key = propertyName(node.key, node.computed);
-      if (key !== undefined && REQUEST_INPUT_NAME.test(key)) return false;
+      if (key !== undefined && (REQUEST_INPUT_NAME.test(key) || ROUTE_INPUT_PROPERTY.test(key))) return false;
       continue;
     }
     if (node.type !== AST_NODE_TYPES.ObjectPattern && node.type !== AST_NODE_TYPES.ArrayPattern && node.type !== AST_NODE_TYPES.AssignmentPattern && node.type !== AST_NODE_TYPES.TSParameterProperty) break;

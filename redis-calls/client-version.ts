@@ -37,7 +37,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isCallbackArgument } from './callbacks.js';
 import { pluginSettings } from './settings.js';
-import type { AnyContext } from './static.js';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 import { majorOfRange } from './version-range.js';
 
 /** Major versions found per folder (`undefined`: nothing found in or above it). */
@@ -126,4 +126,39 @@ function readJson(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the client `object` a call is made on sends a command's arguments as written, node_redis
+ * 3's way, whatever the version installed: node-redis 4's `createClient({ legacyMode: true })` and
+ * 5's `client.legacy()`, written at the call (`client.legacy().set(...)`) or as the value of the
+ * `const` / never reassigned variable it reads (through `await`), up to a few hops.
+ */
+export function isLegacyModeClient(context: AnyContext, object: TSESTree.Node): boolean {
+  let node: TSESTree.Node = object;
+  for (let hops = 0; hops < 4; hops++) {
+    node = unwrap(node);
+    if (node.type === AST_NODE_TYPES.AwaitExpression) {
+      node = node.argument;
+      continue;
+    }
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(node.callee);
+      const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
+      if (name === 'legacy' && callee.type === AST_NODE_TYPES.MemberExpression && node.arguments.length === 0) return true;
+      if (name !== 'createClient' && name !== 'createCluster') return false;
+      const options = node.arguments[0] && unwrap(node.arguments[0]);
+      return (
+        options?.type === AST_NODE_TYPES.ObjectExpression &&
+        options.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === 'legacyMode' && unwrap(p.value).type === AST_NODE_TYPES.Literal && (unwrap(p.value) as TSESTree.Literal).value === true)
+      );
+    }
+    if (node.type !== AST_NODE_TYPES.Identifier) return false;
+    const variable = findVariable(context, node);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return false;
+    if (variable!.references.some((r) => r.isWrite() && r.identifier !== def.node.id)) return false;
+    node = def.node.init;
+  }
+  return false;
 }

@@ -49,6 +49,7 @@ import { isEggService } from './application-members.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
+import { isLegacyModeClient } from './client-version.js';
 
 /** The objects a global is a property of: `global.redis`, `globalThis.redis`, `window.redis`, `self.redis`. */
 const GLOBAL_OBJECTS = new Set(['global', 'globalThis', 'window', 'self']);
@@ -339,6 +340,10 @@ function evidenceIn(context: AnyContext, store: Store, where: string, module: Im
   if (store.kind === 'setting') {
     walk(context, context.sourceCode.ast, (node) => {
       const value = settingStored(context, node, name);
+      // a legacy-mode node-redis client (createClient({ legacyMode: true }), client.legacy()) sends
+      // its arguments as written, which a read's receiver cannot say (node-redis-3 is a call's
+      // flavor): no evidence of a client, its reads are judged as before they were read as one
+      if (value && isLegacyModeClient(context, value)) return;
       if (value) stored(value, node.type === AST_NODE_TYPES.CallExpression ? `${context.sourceCode.getText(node.callee)}('${name}', ...)` : `${context.sourceCode.getText((node as TSESTree.AssignmentExpression).left)} = ...`);
     });
     return found;
@@ -406,7 +411,33 @@ export function localsMemberName(node: TSESTree.Node): string | undefined {
  * under that name, or clients of more than one library. Reads files from disk; never throws.
  */
 export function settingClientLibrary(context: AnyContext, name: string, judge: ValueJudge): GlobalClientLibrary | undefined {
+  // a name no file of the package may store a value under is none (config.get('k1') ... of a
+  // file reading a thousand names: each looked up in every file of the package took seconds)
+  const file = context.physicalFilename ?? context.filename;
+  const own = file && isAbsolute(file) ? resolve(file) : undefined;
+  const root = own ? packageOf(own)?.root : undefined;
+  if (!settingTextFilter(name)(context.sourceCode.text) && !(root && own && settingNamesOf(root, own).has(name))) return undefined;
   return storeLibrary(context, { kind: 'setting', name }, judge);
+}
+
+/** A setting's store as written in a file's text, any name: `.set('<name>',`, `locals.<name>`, `locals['<name>']`. */
+const ANY_SETTING_STORE = /\.\s*set\s*\(\s*(['"`])([^'"`\n]+?)\1\s*,|\blocals\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(['"`])([^'"`\n]+?)\4\s*\])/g;
+
+/** The names of settings the files of the package at `root` may store a value under, per package, for {@link LISTING_TTL_MS}. */
+const settingNames = new Map<string, { at: number; names: ReadonlySet<string> }>();
+
+/** The names any file of the package at `root` may store a setting under ({@link ANY_SETTING_STORE}; `from`: the linted file). */
+function settingNamesOf(root: string, from: string): ReadonlySet<string> {
+  const now = Date.now();
+  const cached = settingNames.get(root);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.names;
+  const names = new Set<string>();
+  for (const path of packageFiles(root) ?? []) {
+    const text = readModule(from, specifierOf(from, path))?.entry.text;
+    for (const match of text?.matchAll(ANY_SETTING_STORE) ?? []) names.add(match[2] ?? match[3] ?? match[5]!);
+  }
+  settingNames.set(root, { at: now, names });
+  return names;
 }
 
 /** Whether the text of a file may store a value under the setting `name`: it quotes `name` before a `.set(` call's value, or writes `locals.name`. */

@@ -13,7 +13,7 @@ import { describeCommand, isKnownCommand, moduleCommandName, namesFieldValuePair
 import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import type { ClientDetector } from './clients.js';
 import { isCallbackArgument } from './callbacks.js';
-import { isNodeRedis3 } from './client-version.js';
+import { isLegacyModeClient, isNodeRedis3 } from './client-version.js';
 import type { PromisifiedTarget } from './promisified.js';
 import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
@@ -522,7 +522,8 @@ export function normalizeCall(
   if (!receiver.redis) return [];
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
-  let flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node)) ? 'node-redis-3' : guessed;
+  // (so do node-redis 4's legacyMode and 5's legacy() clients)
+  let flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node) || isLegacyModeClient(context, object)) ? 'node-redis-3' : guessed;
   const client = {
     receiver: shortText(context, object),
     why: receiver.why,

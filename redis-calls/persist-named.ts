@@ -26,8 +26,11 @@ import { functionName, referenceName, unwrap, type AnyContext } from './static.j
 /**
  * A name that says its writes are kept: `Forever` or `Permanent` (any case) anywhere in it, or
  * starting with the verb `persist` (`persist`, `persistRecord`; not `persistent…` nor `persisted…`).
+ * Not when the word is negated: `setNonPermanent`, `cacheImpermanent`, `storeNotForever`,
+ * `set_non_permanent` say the key is not kept.
  */
-export const PERSIST_NAME = /[Ff]orever|FOREVER|[Pp]ermanent|PERMANENT|^persist(?![a-z])|^PERSIST(?![A-Z])/;
+export const PERSIST_NAME =
+  /(?<!(?:[Nn]on|NON|[Nn]ot|NOT|[Ii]m|IM)_?)(?:[Ff]orever|FOREVER|[Pp]ermanent|PERMANENT)|^persist(?![a-z])|^PERSIST(?![A-Z])/;
 
 /**
  * The name of the helper that declares the write of the key at `keyNode` of `call` persistent

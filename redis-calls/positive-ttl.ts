@@ -2,7 +2,9 @@
  * TTLs that are never falsy, and the no-TTL arm they never take. A TTL written `e || c` with `c` a
  * positive number constant (a literal, a `const` of the file or of a module it imports: `constant.ts`,
  * an instance member given only such a value when the instance is made: `instance-constants.ts`)
- * is a positive number whatever `e` is: `this.defaultTtlSeconds = parseInt(env.TTL) || 600`, then
+ * is truthy whatever `e` is (a positive number when `e` is absent, `0` or `NaN`; `e` itself, maybe
+ * `-1` or `'60'`, when it is truthy: so comparisons with numbers and `typeof` tests are decided only
+ * by a positive number itself, `c` without `e || `): `this.defaultTtlSeconds = parseInt(env.TTL) || 600`, then
  * `ttlSeconds = ttlSeconds || this.defaultTtlSeconds`. A branch that tests such a TTL for absence
  * (`if (ttlSeconds && !isNaN(parseInt(ttlSeconds))) set(k, v, { EX }) else set(k, v)`) never takes
  * the arm where it is absent, so a write there is no write at all.
@@ -24,26 +26,27 @@ const MAX_HOPS = 4;
  * Whether `node` is a positive number TTL as the module comment says: a positive number constant,
  * `e || c` with `c` one, or a variable / instance member whose value at `node` is one.
  */
-export function positiveTtl(context: AnyContext, node: TSESTree.Node, hops = 0): boolean {
+export function positiveTtl(context: AnyContext, node: TSESTree.Node, hops = 0, number = false): boolean {
   if (hops > MAX_HOPS) return false;
   const bare = unwrap(node);
-  if (bare.type === AST_NODE_TYPES.LogicalExpression) return bare.operator === '||' && positiveConstant(context, bare.right, hops + 1);
-  if (positiveConstant(context, bare, hops)) return true;
+  // e || c is truthy whatever e is, but e itself when e is truthy: -1 (a common "no expiry"), '60'
+  if (bare.type === AST_NODE_TYPES.LogicalExpression) return bare.operator === '||' && positiveConstant(context, bare.right, hops + 1, number) && (!number || positiveTtl(context, bare.left, hops + 1, true));
+  if (positiveConstant(context, bare, hops, number)) return true;
   if (bare.type === AST_NODE_TYPES.Identifier) {
     const value = valueBefore(context, bare);
-    return value !== undefined && positiveTtl(context, value, hops + 1);
+    return value !== undefined && positiveTtl(context, value, hops + 1, number);
   }
   return false;
 }
 
 /** A positive number constant: a literal or folded `const` (`constant.ts`), or an instance member whose one value is a positive TTL. */
-function positiveConstant(context: AnyContext, node: TSESTree.Node, hops: number): boolean {
+function positiveConstant(context: AnyContext, node: TSESTree.Node, hops: number, number = false): boolean {
   const value = constantNumber(context, node);
   if (value !== undefined) return value > 0 && Number.isFinite(value);
   const bare = unwrap(node);
   if (bare.type !== AST_NODE_TYPES.MemberExpression || bare.object.type !== AST_NODE_TYPES.ThisExpression) return false;
   const given = instanceConstant(context, bare);
-  return given !== undefined && positiveTtl(context, given, hops + 1);
+  return given !== undefined && positiveTtl(context, given, hops + 1, number);
 }
 
 /**
@@ -83,16 +86,16 @@ function valueBefore(context: AnyContext, id: TSESTree.Identifier): TSESTree.Nod
  * `Number(x)` / `parseFloat(x)` of it, comparisons with `0` / `1` / `null` / `undefined`, and
  * `typeof x === 'number'`.
  */
-function evaluate(context: AnyContext, input: TSESTree.Node, isPositive: (node: TSESTree.Node) => boolean): boolean | undefined {
+function evaluate(context: AnyContext, input: TSESTree.Node, isPositive: (node: TSESTree.Node) => boolean, isNumber: (node: TSESTree.Node) => boolean): boolean | undefined {
   const test = unwrap(input);
   if (isPositive(test)) return true;
   if (test.type === AST_NODE_TYPES.UnaryExpression && test.operator === '!') {
-    const inner = evaluate(context, test.argument, isPositive);
+    const inner = evaluate(context, test.argument, isPositive, isNumber);
     return inner === undefined ? undefined : !inner;
   }
   if (test.type === AST_NODE_TYPES.LogicalExpression && test.operator !== '??') {
-    const left = evaluate(context, test.left, isPositive);
-    const right = evaluate(context, test.right, isPositive);
+    const left = evaluate(context, test.left, isPositive, isNumber);
+    const right = evaluate(context, test.right, isPositive, isNumber);
     if (test.operator === '&&') return left === false || right === false ? false : left === true && right === true ? true : undefined;
     return left === true || right === true ? true : left === false && right === false ? false : undefined;
   }
@@ -107,7 +110,7 @@ function evaluate(context: AnyContext, input: TSESTree.Node, isPositive: (node: 
   if (ref === undefined) {
     // typeof ttl === 'number'
     const typed = unwrap(test.left);
-    if (typed.type === AST_NODE_TYPES.UnaryExpression && typed.operator === 'typeof' && isPositive(unwrap(typed.argument)) && literal(test.right) === 'number') {
+    if (typed.type === AST_NODE_TYPES.UnaryExpression && typed.operator === 'typeof' && isNumber(unwrap(typed.argument)) && literal(test.right) === 'number') {
       return test.operator === '===' || test.operator === '==' ? true : test.operator === '!==' || test.operator === '!=' ? false : undefined;
     }
     return undefined;
@@ -123,6 +126,9 @@ function evaluate(context: AnyContext, input: TSESTree.Node, isPositive: (node: 
     return undefined;
   }
   if (typeof value !== 'number') return undefined;
+  // a truthy TTL (e || c) is no number below 1 only when it is a positive number: e may be -1 or
+  // '60'; it is never the number 0, whatever else it is
+  if (!numberOfPositive(ref, isNumber) && !(value === 0 && (op === '===' || op === '!=='))) return undefined;
   // ttl > 0, ttl >= 1, ttl !== 0: a positive number (an integer TTL: >= 1 holds only for whole seconds)
   if ((op === '>' && value <= 0) || (op === '>=' && value <= 0) || ((op === '!==' || op === '!=') && value <= 0)) return true;
   if ((op === '<=' && value <= 0) || (op === '<' && value <= 0) || ((op === '===' || op === '==') && value <= 0)) return false;
@@ -168,22 +174,31 @@ function flip(op: string): string {
  */
 export function inArmNeverTaken(context: AnyContext, call: TSESTree.Node): boolean {
   const positive = new Map<TSESTree.Node, boolean>();
+  const numbers = new Map<TSESTree.Node, boolean>();
+  const reference = (node: TSESTree.Node): boolean => node.type === AST_NODE_TYPES.Identifier || (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression);
   const isPositive = (node: TSESTree.Node): boolean => {
-    if (node.type !== AST_NODE_TYPES.Identifier && !(node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression)) return false;
+    if (!reference(node)) return false;
     let known = positive.get(node);
     if (known === undefined) positive.set(node, (known = positiveTtl(context, node)));
+    return known;
+  };
+  // a positive number, not only truthy: what comparisons with numbers and `typeof` need
+  const isNumber = (node: TSESTree.Node): boolean => {
+    if (!reference(node)) return false;
+    let known = numbers.get(node);
+    if (known === undefined) numbers.set(node, (known = positiveTtl(context, node, 0, true)));
     return known;
   };
   for (let node: TSESTree.Node = call; node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
     if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression || parent.type === AST_NODE_TYPES.FunctionExpression || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
     if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) {
-      const value = evaluate(context, parent.test, isPositive);
+      const value = evaluate(context, parent.test, isPositive, isNumber);
       if (value !== undefined && value !== (node === parent.consequent)) return true;
     }
     if (parent.type === AST_NODE_TYPES.BlockStatement) {
       for (const sibling of parent.body.slice(0, parent.body.indexOf(node as TSESTree.Statement))) {
-        if (sibling.type === AST_NODE_TYPES.IfStatement && !sibling.alternate && exits(sibling.consequent) && evaluate(context, sibling.test, isPositive) === true) return true;
+        if (sibling.type === AST_NODE_TYPES.IfStatement && !sibling.alternate && exits(sibling.consequent) && evaluate(context, sibling.test, isPositive, isNumber) === true) return true;
       }
     }
   }

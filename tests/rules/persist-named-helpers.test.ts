@@ -28,6 +28,19 @@ function nodeSetSuggestions(code: string, last: string) {
   ];
 }
 
+/** A helper `name(key, value)` of the module writing its key without TTL, called with `session:${id}`. */
+const helper = (name: string) =>
+  `import { createClient } from 'redis';\nconst client = createClient();\nasync function ${name}(key: string, value: string) {\n  await client.set(key, value);\n}\nexport async function save(id: string, v: string) {\n  await ${name}(\`session:\${id}\`, v);\n}\n`;
+
+// a name that negates the word says the key is not kept: its callers' keys are judged
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (helpers named for not keeping their key)', setRule, {
+  valid: [helper('setPermanent'), helper('cacheForever')],
+  invalid: ['setNonPermanent', 'cacheImpermanent', 'storeNotForever', 'set_non_permanent'].map((name) => ({
+    code: helper(name),
+    errors: [{ messageId: 'setWithoutTtl' as const, line: 4, column: 16, suggestions: nodeSetSuggestions(helper(name), 'client.set(key, value') }],
+  })),
+});
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (helpers named for keeping their key)', setRule, {
   valid: [
     {

@@ -58,7 +58,10 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (the no-TTL arm of a TTL nev
     store('600'),
     // the fallback a `const` of the file, the test an early return; and with allowOptionalTtl off
     { code: fn('ttl = ttl || DEFAULT_TTL;'), options: strict },
-    { code: fn('const seconds = ttl || 60;\n  ttl = seconds;', 'ttl <= 0'), options: strict },
+    { code: fn('const seconds = ttl || 60;\n  ttl = seconds;', 'ttl === 0'), options: strict },
+    // a positive number, not only truthy: compared with a number or typeof-tested, it decides too
+    { code: fn('ttl = DEFAULT_TTL;', 'ttl <= 0'), options: strict },
+    { code: fn('ttl = DEFAULT_TTL;', "typeof ttl !== 'number'"), options: strict },
     { code: fn('ttl = Number(ttl) || DEFAULT_TTL;', 'ttl === undefined || ttl === null'), options: strict },
   ],
   invalid: [
@@ -73,5 +76,10 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (the no-TTL arm of a TTL nev
     // a test the positive TTL does not decide
     { code: fn('ttl = ttl || DEFAULT_TTL;', 'ttl === limit'), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;', 'ttl === limit'), 7, 18, 'DEFAULT_TTL')] },
     { code: fn('ttl = ttl || DEFAULT_TTL;', 'ttl > 3600'), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;', 'ttl > 3600'), 7, 18, 'DEFAULT_TTL')] },
+    // `e || c` is truthy, not positive: e itself when e is -1 (a caller's "no expiry") or a string
+    // ('60'), so a test for a number below 1 or for a number's type may take the no-TTL arm
+    { code: fn('ttl = ttl || DEFAULT_TTL;', 'ttl <= 0'), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;', 'ttl <= 0'), 7, 18, 'DEFAULT_TTL')] },
+    { code: fn('const seconds = ttl || 60;\n  ttl = seconds;', 'ttl < 0'), options: strict, errors: [noTtl(fn('const seconds = ttl || 60;\n  ttl = seconds;', 'ttl < 0'), 8, 18, 'DEFAULT_TTL')] },
+    { code: fn('ttl = ttl || DEFAULT_TTL;', "typeof ttl !== 'number'"), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;', "typeof ttl !== 'number'"), 7, 18, 'DEFAULT_TTL')] },
   ],
 });

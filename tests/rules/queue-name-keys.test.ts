@@ -32,6 +32,8 @@ const bounded = [
   // a lane of a job transport, and a topic's subscriber set
   ioredis('export const push = (lane: string, job: string) => redis.rpush(`jobs:${lane}`, job);'),
   ioredis('export const subscribe = (topicName: string, who: string) => redis.sadd(`topic:${topicName}:subscribers`, who);'),
+  // a queue's name destructured under another local name
+  ioredis('export const push = ({ queue: lane }: { queue: string }, job: string) => redis.rpush(`jobs:${lane}`, job);'),
 ];
 
 const reported = [
@@ -43,9 +45,14 @@ const reported = [
   // a queue name from request input: a tRPC handler's input, read off it or destructured from it
   ioredis("export const pause = async ({ input }: { input: { queueName: string } }) => redis.sadd(`${input.queueName}:paused`, 'x');"),
   ioredis("export const pause = async ({ input: { queueName } }: { input: { queueName: string } }) => redis.sadd(`${queueName}:paused`, 'x');"),
+  // a route's path parameters: Next.js' `POST(request, { params })`, a handler destructuring them
+  ioredis("export const POST = async (request: Request, { params }: { params: { queueName: string } }) => redis.sadd(`${params.queueName}:paused`, 'x');"),
+  ioredis("export const pause = async ({ params: { queueName } }: { params: { queueName: string } }) => redis.sadd(`${queueName}:paused`, 'x');"),
   // the module's own call passes the request's data
   ioredis("function enqueue(queueName: string, job: string) {\n  return redis.rpush(`q:${queueName}`, job);\n}\nexport const handle = (req: { params: { q: string } }) => enqueue(req.params.q, 'x');"),
   ioredis("function pause(params: { queueName: string }) {\n  return redis.sadd(`${params.queueName}:paused`, 'x');\n}\nexport const handle = (req: { body: { q: string } }) => pause({ queueName: req.body.q });"),
+  // a user id destructured under a queue's name: the property says what it is
+  ioredis('export const push = ({ userId: queueName }: { userId: string }, job: string) => redis.rpush(`q:${queueName}`, job);'),
   // a generic name says no queue
   ioredis('export const push = (name: string, job: string) => redis.rpush(`q:${name}`, job);'),
 ];

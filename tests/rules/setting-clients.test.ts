@@ -22,6 +22,8 @@ const express = join(fixtures, 'express-app', 'src', 'routes.js');
 const ioredisApp = join(fixtures, 'ioredis-app', 'src', 'routes.js');
 /** node-redis 4 stored with `c.set('redis', shared)` in a Hono middleware (an ES module package). */
 const hono = join(fixtures, 'hono-app', 'src', 'routes.js');
+/** node-redis 4 with `legacyMode: true` stored with `app.set('cache', client)`: it sends the tokens as written. */
+const legacyApp = join(fixtures, 'legacy-app', 'src', 'routes.js');
 /** `app.set('cache', new Map())`: no client stored under any name. */
 const noStore = join(fixtures, 'no-store', 'src', 'routes.js');
 
@@ -46,6 +48,8 @@ runRule(untypedTester, 'valid-ttl-args (a client kept in a framework setting)', 
     { code: handler("await req.app.locals.pages.set(`page:${req.path}`, body, 'EX', 300);"), filename: express },
     // ioredis kept there sends the tokens as written
     { code: handler("await req.app.get('cache').set(`page:${req.path}`, body, 'EX', 300);"), filename: ioredisApp },
+    // so does a legacy-mode node-redis client (breaker41)
+    { code: handler("await req.app.get('cache').set(`page:${req.path}`, body, 'EX', 300);"), filename: legacyApp },
     // no client stored under the name: not a client by the store
     { code: handler("await req.app.get('cache').set(`page:${req.path}`, body, 'EX', 300);"), filename: noStore },
     // get('<name>') with a second argument is no read of a setting
