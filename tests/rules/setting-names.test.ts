@@ -1,10 +1,9 @@
 /**
- * Reading settings costs one pass over a package's files (breaker41): a file that reads many
- * names with `.get('<name>')` (`config.get('k1')` ... of node-config), none stored as a setting
- * anywhere, in a package of many files. Each name was looked up in every file of the package
- * (readsStoredSetting -> settingVerdict -> filesNaming): 1,000 names and 3,000 files took 52 s
- * for one file; now the names the package may store are read once per package
- * (global-clients.ts settingNamesOf). A name the package stores is still a client (near miss).
+ * Settings read by many names (breaker41): a file that reads many names with `.get('<name>')`
+ * (`config.get('k1')` ... of node-config), none stored as a setting anywhere, in a package of many
+ * files, reports nothing, and a name the package stores is still its client (near miss). The
+ * names a package may store, and the files storing each, are read once per package
+ * (global-clients.ts settingNamesOf); the time it saves is not asserted here (no timed unit tests).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,11 +25,11 @@ function lint(code: string, name: string) {
 }
 
 describe('settings read by many names', () => {
-  it('a file reading 1,000 names nobody stores lints in seconds, not a minute', () => {
+  // how long it takes is the bench's to measure, not a test's (the commit messages of 26c4570 and
+  // its follow-up give the figures): here, what the file reports
+  it('a file reading 1,000 names nobody stores reports nothing', () => {
     const code = `const config = require('config');\n${Array.from({ length: 1000 }, (_, i) => `exports.v${i} = config.get('name${i}');`).join('\n')}\n`;
-    const started = Date.now();
     expect(lint(code, 'many.js')).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(10_000);
   }, 120_000);
 
   it('a name the package stores is still its client', () => {
