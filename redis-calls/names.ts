@@ -29,12 +29,14 @@ export const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|
 export const QUEUE_NAME = /queue|list|stream|channel|topic|inbox|outbox|backlog|jobs|tasks/i;
 
 /**
- * A parameter name that says the name of a queue, lane, stream or topic, one of the few the code's
- * configuration sets up: `queueName`, `queue`, `lane`, `streamName`, `targetQueueName`,
- * `queue_name`. Not an id or a key of one (`queueId`, `queueKey`), not a plural (`queues`), not a
- * generic `name` or `type` (bounded.ts namesQueue).
+ * A parameter name that says the name of a queue or lane, one of the few the code's configuration
+ * sets up: `queueName`, `queue`, `lane`, `targetQueueName`, `queue_name`. Not an id or a key of one
+ * (`queueId`, `queueKey`), not a plural (`queues`), not a generic `name` or `type`; not a stream or
+ * a topic (an MQTT or Socket.IO topic is the client's choice, event-sourcing keeps a stream per
+ * record), nor a queue made per client or per call (`replyQueueName`, `userQueueName`,
+ * `tempQueueName`) (bounded.ts namesQueue; review41).
  */
-export const QUEUE_NAME_VALUE = /^(?:queue|lane|stream|topic)(?:Name|_name)?$|[a-z0-9](?:Queue|Lane|Stream|Topic)Name$/;
+export const QUEUE_NAME_VALUE = /^(?:queue|lane)(?:Name|_name)?$|^(?!(?:reply|callback|temp|tmp|user|client|private|exclusive|session|response)[A-Z])[a-z][a-zA-Z0-9]*(?:Queue|Lane)Name$/;
 
 /**
  * A parameter name that says request input: a handler's `req`, `request`, `input` (tRPC), `body`,

@@ -1,6 +1,6 @@
 /**
  * Writes through a helper whose name says the key is kept (round 41): `rememberForever(key, cb)`,
- * `setPermanent(key, value)`, `persistRecord(key, value)`. The helper writes the key its caller
+ * `setPermanent(key, value)`. The helper writes the key its caller
  * passes, without TTL, and its name is the maintainer's word that this is the point:
  *
  * ```ts
@@ -24,13 +24,14 @@ import { forwardingFunction } from './pass-through.js';
 import { functionName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /**
- * A name that says its writes are kept: `Forever` or `Permanent` (any case) anywhere in it, or
- * starting with the verb `persist` (`persist`, `persistRecord`; not `persistent…` nor `persisted…`).
+ * A name that says its writes are kept: `Forever` or `Permanent` (any case) anywhere in it. Not the
+ * verb `persist` (`persistSession`, `persistRecord`): in JavaScript it mostly means "save", and
+ * a save helper's callers choose their keys' lifetimes (review41).
  * Not when the word is negated: `setNonPermanent`, `cacheImpermanent`, `storeNotForever`,
  * `set_non_permanent` say the key is not kept.
  */
 export const PERSIST_NAME =
-  /(?<!(?:[Nn]on|NON|[Nn]ot|NOT|[Ii]m|IM)_?)(?:[Ff]orever|FOREVER|[Pp]ermanent|PERMANENT)|^persist(?![a-z])|^PERSIST(?![A-Z])/;
+  /(?<!(?:[Nn]on|NON|[Nn]ot|NOT|[Ii]m|IM)_?)(?:[Ff]orever|FOREVER|[Pp]ermanent|PERMANENT)/;
 
 /**
  * The name of the helper that declares the write of the key at `keyNode` of `call` persistent

@@ -2,7 +2,7 @@
  * Helpers named for keeping their caller's key (round 41, t69; the thirty-ninth held-out set:
  * 5stackgg/api's `CacheService.rememberForever`, DarkestEver/travelcrmpro's `setPermanent`,
  * both triaged false). A write whose key is a parameter of the function it is written in, that
- * function named `…Forever`, `…Permanent…` or `persist…`, and a call of a facade so named read at
+ * function named `…Forever` or `…Permanent…` (not `persist…`, which mostly means "save"), and a call of a facade so named read at
  * its caller, are persistent by design in `recommended` (`allowPassThrough`): the name is the
  * maintainer's declared intent. Near misses: the same helper under another name (judged by its
  * callers' keys), a helper so named that spells its own family, and `strict`. The fixtures are in
@@ -35,7 +35,8 @@ const helper = (name: string) =>
 // a name that negates the word says the key is not kept: its callers' keys are judged
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (helpers named for not keeping their key)', setRule, {
   valid: [helper('setPermanent'), helper('cacheForever')],
-  invalid: ['setNonPermanent', 'cacheImpermanent', 'storeNotForever', 'set_non_permanent'].map((name) => ({
+  // nor does the verb persist, which mostly means "save" (review41)
+  invalid: ['setNonPermanent', 'cacheImpermanent', 'storeNotForever', 'set_non_permanent', 'persistSession', 'persist'].map((name) => ({
     code: helper(name),
     errors: [{ messageId: 'setWithoutTtl' as const, line: 4, column: 16, suggestions: nodeSetSuggestions(helper(name), 'client.set(key, value') }],
   })),

@@ -1,7 +1,7 @@
 /**
  * Queue structures, one key per queue (round 41, kind "queue structure, one key per queue" /
  * "signal list drained by a live consumer"): a key whose only variable part is the name of a
- * queue, lane, stream or topic (a parameter named `queueName`, `lane`, `topicName` ..., bare,
+ * queue or lane (a parameter named `queueName`, `lane`, `targetQueueName` ..., bare,
  * destructured or read off an options parameter as `params.queueName`) is one key per queue, one
  * of the few the configuration sets up: bounded like a constant key (redis-calls/bounded.ts
  * namesQueue), so `recommended` leaves its control set, wake-up list or cursor alone. Still
@@ -29,9 +29,8 @@ const bounded = [
   ioredis(
     'function cursorKey(queueName: string) {\n  return `${queueName}:gq:cursor`;\n}\nexport class Sweeper {\n  async save(queueName: string, at: Record<string, string>) {\n    await redis.hset(cursorKey(queueName), at);\n  }\n}',
   ),
-  // a lane of a job transport, and a topic's subscriber set
+  // a lane of a job transport
   ioredis('export const push = (lane: string, job: string) => redis.rpush(`jobs:${lane}`, job);'),
-  ioredis('export const subscribe = (topicName: string, who: string) => redis.sadd(`topic:${topicName}:subscribers`, who);'),
   // a queue's name destructured under another local name
   ioredis('export const push = ({ queue: lane }: { queue: string }, job: string) => redis.rpush(`jobs:${lane}`, job);'),
 ];
@@ -55,6 +54,13 @@ const reported = [
   ioredis('export const push = ({ userId: queueName }: { userId: string }, job: string) => redis.rpush(`q:${queueName}`, job);'),
   // a generic name says no queue
   ioredis('export const push = (name: string, job: string) => redis.rpush(`q:${name}`, job);'),
+  // a topic or a stream is the client's (MQTT, Socket.IO) or one per record (event sourcing), and
+  // a queue made per client or per call is no configured queue (review41)
+  ioredis('export const subscribe = (topicName: string, who: string) => redis.sadd(`topic:${topicName}:subscribers`, who);'),
+  ioredis('export const count = (topic: string) => redis.incr(`count:${topic}`);'),
+  ioredis("export const append = (streamName: string, e: string) => redis.rpush(`events:${streamName}`, e);"),
+  ioredis("export const reply = (replyQueueName: string, m: string) => redis.rpush(`rpc:${replyQueueName}`, m);"),
+  ioredis("export const push = (userQueueName: string, m: string) => redis.rpush(`inbox:${userQueueName}`, m);"),
 ];
 
 runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
