@@ -48,6 +48,7 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, namesQueue, type InstanceMember } from './bounded.js';
+import { arrayCalledOn } from './changed-arrays.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
 import { asFunction, classOf, isNoKey, isStringConcatenation, returnedMemberValues, returnExpressions } from './key-builders.js';
 
@@ -1103,45 +1104,6 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
 function containerValueShape(container: Container, value: TSESTree.Node, depth: number): Part {
   const inner = shapeOf(container.context, value, new Map(), depth + 1);
   return container.imported ? { text: inner.text, via: [], fixed: true, ...carried(inner) } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed, ...carried(inner) };
-}
-
-/** Array methods that leave the array as it is. */
-const READ_ONLY_ARRAY_METHODS: ReadonlySet<string> = new Set([
-  'at', 'concat', 'entries', 'every', 'filter', 'find', 'findIndex', 'findLast', 'findLastIndex', 'flat', 'flatMap', 'forEach', 'includes', 'indexOf',
-  'join', 'keys', 'lastIndexOf', 'map', 'reduce', 'reduceRight', 'slice', 'some', 'toLocaleString', 'toReversed', 'toSorted', 'toSpliced', 'toString', 'values', 'with',
-]);
-
-/**
- * Whether the code of this file changes the array `spread` reads (`SCOPES.jobs.index` of a
- * binding): a call on it other than a read-only one (`SCOPES.jobs.index.push(id)`, which the
- * container's member writes do not see), through any reference of the same binding and path.
- */
-function arrayCalledOn(context: AnyContext, spread: TSESTree.MemberExpression): boolean {
-  const path: string[] = [];
-  let root: TSESTree.Node = spread;
-  while (root.type === AST_NODE_TYPES.MemberExpression) {
-    const name = propertyName(root.property, root.computed);
-    if (name === undefined) return true;
-    path.unshift(name);
-    root = unwrap(root.object);
-  }
-  if (root.type !== AST_NODE_TYPES.Identifier) return true;
-  const variable = findVariable(context, root);
-  if (!variable) return true;
-  // the outermost wrapper (a cast, `!`) around a node
-  const outer = (node: TSESTree.Node): TSESTree.Node => (node.parent && unwrap(node.parent) !== node.parent ? outer(node.parent) : node);
-  return variable.references.some((reference) => {
-    let top = outer(reference.identifier);
-    for (const name of path) {
-      const member = top.parent;
-      if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== top || propertyName(member.property, member.computed) !== name) return false;
-      top = outer(member);
-    }
-    const method = top.parent;
-    if (method?.type !== AST_NODE_TYPES.MemberExpression || method.object !== top || method.parent?.type !== AST_NODE_TYPES.CallExpression || method.parent.callee !== method) return false;
-    const name = propertyName(method.property, method.computed);
-    return name === undefined || !READ_ONLY_ARRAY_METHODS.has(name);
-  });
 }
 
 /**
