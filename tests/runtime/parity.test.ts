@@ -27,6 +27,24 @@ const redis = useRedis();
 const T0 = 1_700_000_000_000;
 const SHORT_TTL = 10_000;
 
+/**
+ * The error message Redis (through `runner`) and the memory store each answer `script` on `key`
+ * with, `'no error'` for a side that succeeds.
+ */
+async function errorsOf(runner: ReturnType<typeof runnerFor>, store: MemoryStore, script: ScriptName, key: string, args: string[]): Promise<[string, string]> {
+  const fromRedis = await runner.run(getScript(script), [key], args).then(
+    () => 'no error',
+    (error: Error) => error.message,
+  );
+  let fromMemory = 'no error';
+  try {
+    store.runScript(script, [key], args);
+  } catch (error) {
+    fromMemory = (error as Error).message;
+  }
+  return [fromRedis, fromMemory];
+}
+
 type Reply = { ok: unknown } | { error: string };
 
 interface Call {
@@ -371,16 +389,7 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     ];
     for (const [script, args] of bad) {
       const key = `${uniquePrefix('perr')}:k`;
-      const fromRedis = await runner.run(getScript(script), [key], args).then(
-        () => 'no error',
-        (error: Error) => error.message,
-      );
-      let fromMemory = 'no error';
-      try {
-        store.runScript(script, [key], args);
-      } catch (error) {
-        fromMemory = (error as Error).message;
-      }
+      const [fromRedis, fromMemory] = await errorsOf(runner, store, script, key, args);
       expect(fromRedis.startsWith(fromMemory), `${script}: ${fromRedis} / ${fromMemory}`).toBe(true);
       expect(fromMemory).toMatch(/^ERR redis-ttl /);
     }
@@ -414,16 +423,7 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
           await runner.run(getScript(name), [key], a);
           store.runScript(name, [key], a);
         }
-        const fromRedis = await runner.run(getScript(script), [key], args).then(
-          () => 'no error',
-          (error: Error) => error.message,
-        );
-        let fromMemory = 'no error';
-        try {
-          store.runScript(script, [key], args);
-        } catch (error) {
-          fromMemory = (error as Error).message;
-        }
+        const [fromRedis, fromMemory] = await errorsOf(runner, store, script, key, args);
         expect(fromRedis, step).toMatch(new RegExp(`^ERR redis-ttl ${script}: the key holds a value this script did not write`));
         expect(fromMemory, step).toBe(`ERR redis-ttl ${script}: the key holds a value this script did not write`);
         expect(await r.get(key), step).toBe(value);
