@@ -882,7 +882,7 @@ function keptUnder(call: TSESTree.CallExpression): string | undefined {
  * (`redis-calls/global-clients.ts`' {@link settingClientLibrary}): that library's client, decided
  * (the code stores a client it made or imported, not a name); `undefined` otherwise.
  */
-export function settingVerdict(detector: ClientDetector, name: string): ReceiverKind | undefined {
+function settingVerdict(detector: ClientDetector, name: string): ReceiverKind | undefined {
   const judge = (module: ImportedModule | undefined, value: TSESTree.Node): ReceiverKind => (module ? detector.detectorOf(module) : detector).classify(value);
   const stored = settingClientLibrary(detector.contextOf, name, judge);
   return stored ? clientVerdict(stored.flavor, `it is read from ${stored.why}`) : undefined;

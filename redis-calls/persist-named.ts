@@ -30,7 +30,7 @@ import { functionName, referenceName, unwrap, type AnyContext } from './static.j
  * Not when the word is negated: `setNonPermanent`, `cacheImpermanent`, `storeNotForever`,
  * `set_non_permanent` say the key is not kept.
  */
-export const PERSIST_NAME =
+const PERSIST_NAME =
   /(?<!(?:[Nn]on|NON|[Nn]ot|NOT|[Ii]m|IM)_?)(?:[Ff]orever|FOREVER|[Pp]ermanent|PERMANENT)/;
 
 /**

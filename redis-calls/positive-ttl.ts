@@ -26,7 +26,7 @@ const MAX_HOPS = 4;
  * Whether `node` is a positive number TTL as the module comment says: a positive number constant,
  * `e || c` with `c` one, or a variable / instance member whose value at `node` is one.
  */
-export function positiveTtl(context: AnyContext, node: TSESTree.Node, hops = 0, number = false): boolean {
+function positiveTtl(context: AnyContext, node: TSESTree.Node, hops = 0, number = false): boolean {
   if (hops > MAX_HOPS) return false;
   const bare = unwrap(node);
   // e || c is truthy whatever e is, but e itself when e is truthy: -1 (a common "no expiry"), '60'

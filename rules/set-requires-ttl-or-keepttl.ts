@@ -20,8 +20,7 @@
  * `redis-calls/policy.ts` (`allowConstantKeys`, `allowOptionalTtl`; `strict` turns both off).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { KeyEffect } from '../semantics/commands.js';
-import { SET_WRITTEN_REPLY } from '../semantics/set-command.js';
+import { SET_WRITTEN_REPLY, type KeyEffect } from '../semantics/commands.js';
 import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { createRule } from './create-rule.js';
 import { SETNX_INTEGER_REPLY } from '../redis-calls/client-facts.js';

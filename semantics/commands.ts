@@ -42,6 +42,7 @@ export {
   WRITE_EFFECTS,
 } from './effect-sets.js';
 export { removingTtlChangesNothing } from './expiry-commands.js';
+export { SET_WRITTEN_REPLY } from './set-command.js';
 export { COMMANDS_WITHOUT_TTL_SYNTAX, counterStep, INCREMENT_COMMANDS, LOCK_OWNER_WRITES, RECORD_WRITES, sameWriteCommands, STRING_COUNTERS, STRING_IN_PLACE_WRITES, STRING_WHOLE_READS } from './command-families.js';
 
 const TABLE: Record<string, Spec> = {

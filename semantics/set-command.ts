@@ -1,7 +1,7 @@
 /**
  * SET's arguments (https://redis.io/docs/latest/commands/set/): its conditions, expiry options
  * and what each combination does to the key and its TTL. A row of the command table
- * (`commands.ts`), and the reply of a SET that wrote its key (for the SETNX rewrite).
+ * (`commands.ts`, which re-exports the reply of a SET that wrote its key, for the SETNX rewrite).
  */
 
 import { EXPIRY_UNITS, expiryOption, unknownOptionAt, upper } from './command-spec.js';
