@@ -52,7 +52,8 @@ function positiveConstant(context: AnyContext, node: TSESTree.Node, hops: number
 /**
  * The value the variable `id` holds where it is read: the nearest earlier statement of an
  * enclosing block that assigns it as a statement of its own (`ttl = ttl || this.defaultTtl;`), when
- * nothing between that statement and the read writes it; for a `const`, its initialiser.
+ * nothing between that statement and the read writes it (anywhere in the source between the two,
+ * a `switch` case or a nested block included); for a `const`, its initialiser.
  * `undefined` when neither is known (a parameter as the caller gives it, a write in a callback).
  */
 function valueBefore(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node | undefined {
@@ -73,6 +74,9 @@ function valueBefore(context: AnyContext, id: TSESTree.Identifier): TSESTree.Nod
       if (inside.length === 0) continue;
       const expression = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : undefined;
       if (inside.length !== 1 || expression?.type !== AST_NODE_TYPES.AssignmentExpression || expression.operator !== '=' || expression.left !== inside[0]!.identifier) return undefined;
+      // a write after it and before the read, in a statement that holds the read (a `switch` case
+      // assigning `ttl = 0` above its test), is the value there: not known
+      if (writes.some((w) => w.identifier.range[0] > statement.range[1] && w.identifier.range[0] < id.range[0])) return undefined;
       return expression.right;
     }
   }

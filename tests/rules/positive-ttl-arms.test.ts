@@ -52,6 +52,21 @@ export async function put(key, value, ttl) {
   await client.set(key, value, { EX: ttl });
 }`);
 
+/** The positive value, then `ttl = 0` in a `switch` case above the case's own test for absence. */
+const SWITCHED = nodeRedis(`const DEFAULT_TTL = 300;
+export async function put(key, value, ttl, mode) {
+  ttl = ttl || DEFAULT_TTL;
+  switch (mode) {
+    case 'keep':
+      ttl = 0;
+      if (!ttl) {
+        await client.set(key, value);
+        return;
+      }
+  }
+  await client.set(key, value, { EX: ttl });
+}`);
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (the no-TTL arm of a TTL never falsy)', rule, {
   valid: [
     store('parseInt(process.env.CACHE_TTL) || 600'),
@@ -73,6 +88,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (the no-TTL arm of a TTL nev
     { code: fn('ttl = ttl ?? DEFAULT_TTL;'), options: strict, errors: [noTtl(fn('ttl = ttl ?? DEFAULT_TTL;'), 7, 18, 'DEFAULT_TTL')] },
     // written again after the positive value
     { code: fn('ttl = ttl || DEFAULT_TTL;\n  ttl = parseInt(process.env.OVERRIDE);'), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;\n  ttl = parseInt(process.env.OVERRIDE);'), 8, 18, 'DEFAULT_TTL')] },
+    // written again inside a statement that holds the test (a switch case), after the positive value (review41)
+    { code: SWITCHED, options: strict, errors: [noTtl(SWITCHED, 10, 22, 'DEFAULT_TTL')] },
     // a test the positive TTL does not decide
     { code: fn('ttl = ttl || DEFAULT_TTL;', 'ttl === limit'), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;', 'ttl === limit'), 7, 18, 'DEFAULT_TTL')] },
     { code: fn('ttl = ttl || DEFAULT_TTL;', 'ttl > 3600'), options: strict, errors: [noTtl(fn('ttl = ttl || DEFAULT_TTL;', 'ttl > 3600'), 7, 18, 'DEFAULT_TTL')] },
