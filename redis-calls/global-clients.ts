@@ -417,12 +417,28 @@ export function settingClientLibrary(context: AnyContext, name: string, judge: V
   const file = context.physicalFilename ?? context.filename;
   const own = file && isAbsolute(file) ? resolve(file) : undefined;
   const root = own ? packageOf(own)?.root : undefined;
-  if (!settingTextFilter(name)(context.sourceCode.text) && !(root && own && settingNamesOf(root, own).has(name))) return undefined;
+  if (!ownSettingNames(context).has(name) && !(root && own && settingNamesOf(root, own).has(name))) return undefined;
   return storeLibrary(context, { kind: 'setting', name }, judge);
 }
 
 /** A setting's store as written in a file's text, any name: `.set('<name>',`, `locals.<name>`, `locals['<name>']`. */
 const ANY_SETTING_STORE = /\.\s*set\s*\(\s*(['"`])([^'"`\n]+?)\1\s*,|\blocals\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(['"`])([^'"`\n]+?)\4\s*\])/g;
+
+/** The names {@link ANY_SETTING_STORE} finds in `text`. */
+function settingNamesIn(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of text.matchAll(ANY_SETTING_STORE)) names.add(match[2] ?? match[3] ?? match[5]!);
+  return names;
+}
+
+/** The setting names the linted file, as linted, may store a value under: read once per file. */
+const ownNames = new WeakMap<TSESTree.Program, Set<string>>();
+function ownSettingNames(context: AnyContext): Set<string> {
+  const program = context.sourceCode.ast;
+  let names = ownNames.get(program);
+  if (!names) ownNames.set(program, (names = settingNamesIn(context.sourceCode.text)));
+  return names;
+}
 
 /** Per package root: each setting name its files may store a value under, with those files ({@link settingNamesOf}). */
 const settingNames = new Map<string, { at: number; files: ReadonlyMap<string, readonly string[]> }>();
@@ -443,9 +459,7 @@ function settingNamesOf(root: string, from: string): ReadonlyMap<string, readonl
   const files = new Map<string, string[]>();
   for (const path of packageFiles(root) ?? []) {
     const text = readModule(from, specifierOf(from, path))?.entry.text;
-    const names = new Set<string>();
-    for (const match of text?.matchAll(ANY_SETTING_STORE) ?? []) names.add(match[2] ?? match[3] ?? match[5]!);
-    for (const name of names) {
+    for (const name of text === undefined ? [] : settingNamesIn(text)) {
       let paths = files.get(name);
       if (!paths) files.set(name, (paths = []));
       paths.push(resolve(path));
@@ -455,13 +469,6 @@ function settingNamesOf(root: string, from: string): ReadonlyMap<string, readonl
   return files;
 }
 
-/** Whether the text of a file may store a value under the setting `name`: it quotes `name` before a `.set(` call's value, or writes `locals.name`. */
-function settingTextFilter(name: string): (text: string) => boolean {
-  const escaped = name.replace(/[^\w$]/g, '\\$&');
-  const set = new RegExp(`\\.\\s*set\\s*\\(\\s*(['"\`])${escaped}\\1\\s*,`);
-  const locals = new RegExp(`\\blocals\\s*(?:\\.\\s*${escaped}\\b|\\[\\s*(['"\`])${escaped}\\1\\s*\\])`);
-  return (text) => set.test(text) || locals.test(text);
-}
 
 /**
  * What a value stored in the global is: `require('./client')` of a module of the code is what that
