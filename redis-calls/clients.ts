@@ -401,15 +401,7 @@ export class ClientDetector {
       // nor a module of the code: that package's value, not a client, whatever the variable is named
       if (origin.kind === 'import' && !origin.own && !clientPackageOf(origin.source) && foreignFactoryMakesNoClient(origin.source, importedName(origin) ?? callee.name)) return FOREIGN;
       // getRedis() of another module of the code: what its declaration says it returns
-      if (origin.kind === 'import' && origin.own) {
-        const exported = this.exported(origin);
-        const fn = exported ? exported.detector.functionOf(exported.node) : undefined;
-        if (exported && fn) {
-          const label = this.text(node);
-          return relabel(exported.detector.classifyReturnOf(fn, label, depth), (inner) => `${inner} (${exported.module.display})`);
-        }
-        return UNKNOWN;
-      }
+      if (origin.kind === 'import' && origin.own) return this.exportedFunctionResult(origin, this.text(node), depth) ?? UNKNOWN;
       // getRedis(): a function of this module that returns a client
       return this.classifyReturnOf(this.functionOf(callee), this.text(node), depth);
     }
@@ -502,11 +494,20 @@ export class ClientDetector {
   private moduleFunctionResult(object: TSESTree.Identifier, method: string, node: TSESTree.CallExpression, depth: number): ReceiverKind | undefined {
     const origin = this.identifierOrigin(object);
     if (origin.kind !== 'import' || !origin.own || (!origin.namespace && origin.imported !== undefined)) return undefined;
-    const exported = this.exported({ source: origin.source, own: true, imported: method });
+    const returned = this.exportedFunctionResult({ source: origin.source, own: true, imported: method }, this.text(node), depth + 1);
+    return returned && (returned.redis || returned.proven) ? returned : undefined;
+  }
+
+  /**
+   * What the function `origin` names in another module of the code returns, as that module's
+   * detector classifies it (`label`: the call's text), its reason naming the module; `undefined`
+   * when `origin` names no function there.
+   */
+  private exportedFunctionResult(origin: ImportOrigin, label: string, depth: number): ReceiverKind | undefined {
+    const exported = this.exported(origin);
     const fn = exported ? exported.detector.functionOf(exported.node) : undefined;
     if (!exported || !fn) return undefined;
-    const returned = exported.detector.classifyReturnOf(fn, this.text(node), depth + 1);
-    return returned.redis || returned.proven ? relabel(returned, (inner) => `${inner} (${exported.module.display})`) : undefined;
+    return relabel(exported.detector.classifyReturnOf(fn, label, depth), (inner) => `${inner} (${exported.module.display})`);
   }
 
   /**
