@@ -124,10 +124,13 @@ const NO_ARGS: readonly string[] = [];
  * Turns the answer of a call (Redis' reply, or an {@link Unavailable}) into what its promise
  * resolves with, in the same step: a limiter's result without a promise of its own. One object
  * per limiter, not per call. May throw: the call's promise then rejects. `context` is what the
- * caller passed to {@link ClientHealth.run}, as is.
+ * caller passed to {@link ClientHealth.run}, as is. `by` (`performance.now()` ms): when `answer`
+ * was read at the latest, read from no clock: the call's deadline for a reply (a reply read after
+ * its deadline, before the deadline queue expired it, at most one turn of the event loop later,
+ * is the one exception), the time of the answer for a short-circuited call.
  */
 export interface Receiver {
-  receive(answer: unknown, script: RuntimeScript, key: string, context: unknown): unknown;
+  receive(answer: unknown, script: RuntimeScript, key: string, context: unknown, by: number): unknown;
 }
 
 /** One Redis call (or probe) in flight: its deadline entry, what it sent and its settlement. */
@@ -188,7 +191,7 @@ class Call implements Expirable {
     }
     let value: unknown;
     try {
-      value = receiver.receive(answer, this.script, this.key, this.context);
+      value = receiver.receive(answer, this.script, this.key, this.context, this.deadline);
     } catch (error) {
       this.reject(error);
       return;
@@ -312,7 +315,7 @@ export class ClientHealth {
    * Runs `script` unless the shard of its first key is down. Resolves with the reply, or with an
    * {@link Unavailable} (down, timed out, connection error, a "can not serve" reply); rejects with
    * a `RedisError` for replies that are bugs (WRONGTYPE, NOAUTH, a script's error). With a
-   * `receiver`, resolves with `receiver.receive(answer, script, key, context)` instead.
+   * `receiver`, resolves with `receiver.receive(answer, script, key, context, by)` instead.
    * One promise per call besides the client's (and one per turn for the short-circuited calls).
    */
   run(
@@ -329,7 +332,7 @@ export class ClientHealth {
       const blocked = this.blocked(key, deadlines, probeIntervalMs);
       if (blocked !== null) {
         const deferred = this.defer(blocked);
-        return receiver === null ? deferred : deferred.then((answer) => receiver.receive(answer, script, key, context));
+        return receiver === null ? deferred : deferred.then((answer) => receiver.receive(answer, script, key, context, performance.now()));
       }
     }
     const promise = new Promise(capture);

@@ -172,6 +172,18 @@ function drawCoefficients(): { a1: Float64Array; a2: Float64Array } {
 }
 
 /**
+ * `x % p`, exactly, for integers `x` in [0, 2^53 - 2^31) and `p` in [2, 2^31]: V8 compiles a
+ * double's `%` to a call into C (fmod); a division, its floor and one correction cost half as
+ * much (a fingerprint of a short key 45 → 25 ns). `x / p` is below 2^52, so its rounding error is
+ * at most 0.5 and the floor `q` is off by at most one, which the correction undoes; `q * p` is at
+ * most `x + p`, below 2^53, so every step is exact.
+ */
+function mod(x: number, p: number): number {
+  const r = x - Math.floor(x / p) * p;
+  return r < 0 ? r + p : r >= p ? r - p : r;
+}
+
+/**
  * A 53-bit fingerprint of a string of at most {@link MEMO_MAX_IDENTITY_LENGTH} UTF-16 code units:
  * two multilinear hashes (Carter and Wegman's universal family) over its code units and its
  * length, modulo the primes 2^31 - 1 and 4194301, with coefficients drawn at random once per
@@ -190,9 +202,9 @@ function fingerprint(s: string): number {
     const c = s.charCodeAt(i);
     h1 += a1[i + 1]! * c;
     h2 += a2[i + 1]! * c; // below 2^22 * 2^16 = 2^38 a term: 257 of them stay exact
-    if ((i & 31) === 31) h1 %= P1;
+    if ((i & 31) === 31) h1 = mod(h1, P1);
   }
-  return (h1 % P1) * 4_194_304 + (h2 % P2);
+  return mod(h1, P1) * 4_194_304 + mod(h2, P2);
 }
 
 /**

@@ -45,8 +45,9 @@ export interface MemoryStoreOptions {
 /**
  * `performance.timeOrigin`, read once: it is fixed for the life of the process, and reading it is
  * a call into Node's C++ side as `performance.now()` is (half the cost of this clock).
+ * @internal
  */
-const TIME_ORIGIN = performance.timeOrigin;
+export const TIME_ORIGIN = performance.timeOrigin;
 
 /**
  * The default clock of a memory store, in milliseconds since the Unix epoch as the wall clock read
