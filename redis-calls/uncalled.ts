@@ -894,7 +894,7 @@ function handedToOwnCode(text: string, index: number): boolean {
 const saved = new WeakMap<object, boolean>();
 
 /** Whether the linted text is the file's text on disk (the words of the package are read from disk). */
-function asSaved(context: AnyContext, file: string): boolean {
+export function asSaved(context: AnyContext, file: string): boolean {
   let same = saved.get(context.sourceCode);
   if (same === undefined) {
     try {
