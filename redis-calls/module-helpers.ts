@@ -29,7 +29,7 @@
 import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { packageOf, publishable } from './project.js';
-import { asSaved } from './uncalled.js';
+import { asSaved, exportsReachedUnnamed } from './uncalled.js';
 import { findVariable, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** The calls of a function as `facades.ts` callSitesOf finds them. */
@@ -73,6 +73,9 @@ export function calledNowhere(context: AnyContext, fn: FunctionLike, sitesOf: Ca
   if (!info || (!info.application && publishable(info.root))) return false;
   // the callers are read from disk: an unsaved buffer, or text linted under another file's name, may call it
   if (!asSaved(context, file)) return false;
+  // exported: called by name by a framework (nothing imports its module), or by a computed name
+  const exported = (fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.parent : fn.parent?.parent?.parent)?.type === AST_NODE_TYPES.ExportNamedDeclaration;
+  if (exported && exportsReachedUnnamed(file, info.root)) return false;
   const found = sitesOf(context, fn);
   if (found === undefined || found.sites.length > 0 || found.escapes || found.namedElsewhere) return false;
   // named once in its module's code (its declaration; comments aside): no call the lookup missed

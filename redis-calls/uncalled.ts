@@ -908,6 +908,20 @@ export function asSaved(context: AnyContext, file: string): boolean {
 }
 
 /**
+ * Whether the exports of the module `file` (of the package at `root`) may be called where no call
+ * names them: no module off test paths imports it (an entry point a framework may call by name),
+ * or an importer calls a member by a computed name (`svc[action](id)`, {@link callsByComputedName}).
+ */
+export function exportsReachedUnnamed(file: string, root: string): boolean {
+  const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
+  if (importers.length === 0) return true;
+  return importers.some((importer) => {
+    const text = moduleText(importer);
+    return text === undefined || callsByComputedName(text, importer, file, root);
+  });
+}
+
+/**
  * Whether a module's text calls a member by a computed name on something that may hold an
  * instance of another module (`svc[action](id)`), not on an object or array literal it declares
  * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own). The calls
