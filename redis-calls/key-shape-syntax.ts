@@ -93,12 +93,40 @@ export function literalLength(text: string): number {
  */
 export function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree.Node): boolean {
   if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return false;
-  if (variable.references.some((reference) => reference.isWrite() && !reference.init)) return false;
-  return returnExpressions(fn).some((expression) => makesInstance(expression, 0));
+  if (variable.references.some((reference) => reference.isWrite() && !reference.init && !defaultsItself(reference.identifier, variable.name))) return false;
+  return returnExpressions(fn).some((expression) => makesInstance(expression, 0, fn));
 }
 
-/** An object literal with a function property, a function or a class; or a `const` bound to one. */
-function makesInstance(input: TSESTree.Node, depth: number): boolean {
+/**
+ * Whether a write of a parameter only gives it an empty default: `options = options || {}`,
+ * `options = options ?? {}`, `options ||= {}`, `options ??= {}` (the idiom of code written
+ * before default parameters). The options are still the caller's.
+ */
+function defaultsItself(identifier: TSESTree.Node, name: string): boolean {
+  const assignment = identifier.parent;
+  if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.left !== identifier) return false;
+  const emptyObject = (node: TSESTree.Node) => {
+    const value = unwrap(node);
+    return value.type === AST_NODE_TYPES.ObjectExpression && value.properties.length === 0;
+  };
+  if (assignment.operator === '||=' || assignment.operator === '??=') return emptyObject(assignment.right);
+  const right = unwrap(assignment.right);
+  return (
+    assignment.operator === '=' &&
+    right.type === AST_NODE_TYPES.LogicalExpression &&
+    right.operator !== '&&' &&
+    unwrap(right.left).type === AST_NODE_TYPES.Identifier &&
+    (unwrap(right.left) as TSESTree.Identifier).name === name &&
+    emptyObject(right.right)
+  );
+}
+
+/**
+ * An object literal with a function property, a function or a class; or a `const` bound to one.
+ * Within a factory `fn`, a property may name a function the factory declares (`function
+ * scheduleJob() {...}; return { scheduleJob, close }`).
+ */
+function makesInstance(input: TSESTree.Node, depth: number, fn?: TSESTree.Node): boolean {
   const node = unwrap(input);
   switch (node.type) {
     case AST_NODE_TYPES.ArrowFunctionExpression:
@@ -109,7 +137,8 @@ function makesInstance(input: TSESTree.Node, depth: number): boolean {
       return node.properties.some((property) => {
         if (property.type !== AST_NODE_TYPES.Property) return false;
         const value = unwrap(property.value);
-        return value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression;
+        if (value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression) return true;
+        return value.type === AST_NODE_TYPES.Identifier && fn !== undefined && declaresFunction(fn, value.name);
       });
     case AST_NODE_TYPES.Identifier: {
       if (depth > 0) return false;
@@ -129,4 +158,22 @@ function makesInstance(input: TSESTree.Node, depth: number): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Whether the body of `fn` declares, at its top level, a function named `name`: a function
+ * declaration or a `const` bound to a function expression or arrow.
+ */
+function declaresFunction(fn: TSESTree.Node, name: string): boolean {
+  const body = (fn as TSESTree.FunctionLike).body;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  return body.body.some((statement) => {
+    if (statement.type === AST_NODE_TYPES.FunctionDeclaration) return statement.id?.name === name;
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') return false;
+    return statement.declarations.some((declarator) => {
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || declarator.id.name !== name || !declarator.init) return false;
+      const init = unwrap(declarator.init);
+      return init.type === AST_NODE_TYPES.FunctionExpression || init.type === AST_NODE_TYPES.ArrowFunctionExpression;
+    });
+  });
 }

@@ -56,7 +56,7 @@ export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
 import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup.js';
 import { destructuredArgument } from './destructured-params.js';
-import { joinedArrayElements, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments, spreadParameter } from './rest-arguments.js';
+import { joinedArrayElements, joinedArrayItems, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments } from './rest-arguments.js';
 import { compiledCallee, instanceGetter } from './key-parts.js';
 import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberChanged, memberOf, type Container } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, ownFormatSegments, sprintfSegments, type FormatSegment } from './format-strings.js';
@@ -881,10 +881,17 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   const array = callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'join' ? unwrap(callee.object) : undefined;
   const rest = joinedIdentifier(callee);
   const restName = rest ? findVariable(context, rest)?.defs[0]?.name : undefined;
-  const elements =
-    array?.type === AST_NODE_TYPES.ArrayExpression
-      ? array.elements.flatMap((element) => (!element ? [UNKNOWN_PART] : element.type === AST_NODE_TYPES.SpreadElement ? (bindings.get(spreadParameter(context, element) ?? element)?.elements ?? [UNKNOWN_PART]) : [shapeOf(context, element, bindings, depth + 1)]))
-      : restName && bindings.get(restName)?.elements;
+  const items = array ? joinedArrayItems(context, array) : undefined;
+  const elements = items
+    ? items.flatMap((item) => {
+        const bound = item.bound ? bindings.get(item.bound)?.elements : undefined;
+        if (bound) return bound;
+        if (!item.value) return [UNKNOWN_PART];
+        const part = shapeOf(context, item.value, bindings, depth + 1);
+        // concat's argument: an array adds its elements, anything else itself
+        return item.flattened ? (part.elements ?? [part]) : [part];
+      })
+    : restName && bindings.get(restName)?.elements;
   if (elements) {
     const separatorNode = node.arguments[0];
     const separator = separatorNode ? shapeOf(context, separatorNode, bindings, depth + 1) : literal(',');

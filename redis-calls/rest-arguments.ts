@@ -52,7 +52,10 @@ export function onlyJoined(context: AnyContext, id: TSESTree.Identifier): boolea
     const converted = textConversionOf(reference.identifier);
     const spread = converted ? converted.parent : reference.identifier.parent;
     const spreadValue = converted ?? reference.identifier;
-    const joined = spread?.type === AST_NODE_TYPES.SpreadElement && spread.argument === spreadValue && spread.parent?.type === AST_NODE_TYPES.ArrayExpression ? spread.parent : reference.identifier;
+    const joined =
+      spread?.type === AST_NODE_TYPES.SpreadElement && spread.argument === spreadValue && spread.parent?.type === AST_NODE_TYPES.ArrayExpression
+        ? spread.parent
+        : (concatenatedInto(reference.identifier) ?? reference.identifier);
     const member = joined.parent;
     return (
       member?.type === AST_NODE_TYPES.MemberExpression &&
@@ -62,6 +65,19 @@ export function onlyJoined(context: AnyContext, id: TSESTree.Identifier): boolea
       member.parent.callee === member
     );
   });
+}
+
+/**
+ * The call `[a, b].concat(id)` (or `[a].concat(x, id)`) when `id` is one of its arguments and
+ * its receiver is an array literal, so that the result is `[a, b, ...id]` to a `join` after it
+ * (`[prefix].concat(parts).join(':')`).
+ */
+function concatenatedInto(id: TSESTree.Node): TSESTree.CallExpression | undefined {
+  const call = id.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(id as TSESTree.Expression)) return undefined;
+  const callee = call.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'concat') return undefined;
+  return unwrap(callee.object).type === AST_NODE_TYPES.ArrayExpression ? call : undefined;
 }
 
 /**
@@ -124,6 +140,46 @@ export function joinedArrayElements(argument: TSESTree.Node | undefined): TSESTr
 export function restArguments(call: TSESTree.CallExpression, index: number): TSESTree.Expression[] | undefined {
   const rest = call.arguments.slice(index);
   return rest.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement) ? undefined : (rest as TSESTree.Expression[]);
+}
+
+/**
+ * One element, or run of elements, of an array written in place, as {@link joinedArrayItems}
+ * gives them: `bound`, the parameter (as declared) or spread element whose bound elements stand
+ * here when the call binds it; else `value`, read as one element, or, when `flattened` (an
+ * argument of `concat`), as the elements it holds if it is an array; neither: nothing known.
+ */
+export interface ArrayItem {
+  bound?: TSESTree.Node;
+  value?: TSESTree.Node;
+  flattened?: boolean;
+}
+
+/**
+ * The items of an array a `join` is called on, when it is written in place: `[prefix, queue,
+ * 'wait']`, a spread of a builder's rest parameter among them (`[prefix, ...parts]`), or such an
+ * array's `concat` (`[prefix].concat(parts)`, node-quartz's key builder: its arguments are
+ * appended, an array's elements or the value itself); `undefined` for any other array.
+ * @param context the context the array is written in
+ * @param array the receiver of the `join`
+ */
+export function joinedArrayItems(context: AnyContext, array: TSESTree.Node): ArrayItem[] | undefined {
+  if (array.type === AST_NODE_TYPES.ArrayExpression) {
+    return array.elements.map((element) =>
+      !element ? {} : element.type === AST_NODE_TYPES.SpreadElement ? { bound: spreadParameter(context, element) ?? element } : { value: element },
+    );
+  }
+  if (array.type !== AST_NODE_TYPES.CallExpression || array.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  if (propertyName(array.callee.property, array.callee.computed) !== 'concat') return undefined;
+  const head = joinedArrayItems(context, unwrap(array.callee.object));
+  if (!head) return undefined;
+  const appended = array.arguments.flatMap((argument): ArrayItem[] => {
+    if (argument.type === AST_NODE_TYPES.SpreadElement) return [{}];
+    const value = unwrap(argument);
+    if (value.type === AST_NODE_TYPES.ArrayExpression) return joinedArrayItems(context, value) ?? [{}];
+    const declared = value.type === AST_NODE_TYPES.Identifier ? findVariable(context, value)?.defs[0]?.name : undefined;
+    return [{ ...(declared ? { bound: declared } : {}), value, flattened: true }];
+  });
+  return [...head, ...appended];
 }
 
 /**
