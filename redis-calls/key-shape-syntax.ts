@@ -94,7 +94,33 @@ export function literalLength(text: string): number {
 export function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree.Node): boolean {
   if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return false;
   if (variable.references.some((reference) => reference.isWrite() && !reference.init && !defaultsItself(reference.identifier, variable.name))) return false;
+  if (calledWithCallersData(variable, fn)) return false;
   return returnExpressions(fn).some((expression) => makesInstance(expression, 0, variable.scope));
+}
+
+/**
+ * Whether a call of the function declaration `fn` in this file passes, for the parameter
+ * `variable`, what a function receives from its own callers (`app.post('/', (req) =>
+ * forUser(req.body))`): an instance made per call of that function, its options the caller's data
+ * (a user's id), not the configuration of the few instances a program sets up.
+ */
+function calledWithCallersData(variable: TSESLint.Scope.Variable, fn: TSESTree.FunctionLike): boolean {
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id) return false;
+  const index = fn.params.findIndex((param) => param === variable.defs[0]?.name || (param.type === AST_NODE_TYPES.AssignmentPattern && param.left === variable.defs[0]?.name));
+  const declared = variable.scope.upper?.set.get(fn.id.name);
+  if (index < 0 || !declared) return false;
+  return declared.references.some((reference) => {
+    const call = reference.identifier.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return false;
+    let root: TSESTree.Node | undefined = call.arguments[index];
+    while (root?.type === AST_NODE_TYPES.MemberExpression || root?.type === AST_NODE_TYPES.ChainExpression || root?.type === AST_NODE_TYPES.TSNonNullExpression) root = root.type === AST_NODE_TYPES.MemberExpression ? root.object : root.expression;
+    if (root?.type !== AST_NODE_TYPES.Identifier) return false;
+    for (let scope: TSESLint.Scope.Scope | null = reference.from; scope; scope = scope.upper) {
+      const found = scope.set.get(root.name);
+      if (found) return found.defs.some((def) => def.type === 'Parameter');
+    }
+    return false;
+  });
 }
 
 /**

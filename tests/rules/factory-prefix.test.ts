@@ -150,3 +150,25 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a returned name that no lon
     { code: shadowed, errors: [{ messageId: 'noExpiry', line: 5, column: 15, data: { command: 'INCR', key: 'a:*', hint: hint('a:*'), client: '' }, suggestions: incrInMulti(shadowed) }] },
   ],
 });
+
+/**
+ * A factory called with what a function receives from its own callers (breaker42): `forUser(req.body)`
+ * in a route handler makes one instance per request, its "options" a user's data, so `hits:<id>`
+ * piles up and stays reported. Near miss: the same factory set up once with the program's
+ * configuration keeps its reading (the key is the instance's one counter).
+ */
+const perUser = (call: string) =>
+  ioredis(['export function forUser(user) {', '  user = user || {};', "  const id = user.id || 'anon';", "  async function hit() { await redis.incr('hits:' + id); }", '  return { hit };', '}', call].join('\n'));
+const perRequest = perUser("app.post('/hit', (req) => forUser(req.body).hit());");
+const hitInMulti = (code: string) => [
+  {
+    messageId: 'wrapInMulti' as const,
+    data: { command: 'INCR', expire: "expire('hits:' + id, TTL_SECONDS)", declare: '; declare TTL_SECONDS with the TTL this key needs' },
+    output: code.replace("redis.incr('hits:' + id)", "redis.multi().incr('hits:' + id).expire('hits:' + id, TTL_SECONDS).exec()"),
+  },
+];
+
+runRule(untypedTester, "incr-needs-expire-on-create (a factory called with its caller's data)", incrRule, {
+  valid: [perUser('const counter = forUser(config);\nexport default counter;')],
+  invalid: [{ code: perRequest, errors: [{ messageId: 'noExpiry', line: 6, column: 38, data: { command: 'INCR', key: 'hits:*', hint: hint('hits:*'), client: '' }, suggestions: hitInMulti(perRequest) }] }],
+});
