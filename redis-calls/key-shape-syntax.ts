@@ -94,7 +94,33 @@ export function literalLength(text: string): number {
 export function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree.Node): boolean {
   if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return false;
   if (variable.references.some((reference) => reference.isWrite() && !reference.init && !defaultsItself(reference.identifier, variable.name))) return false;
-  return returnExpressions(fn).some((expression) => makesInstance(expression, 0, fn));
+  if (calledWithCallersData(variable, fn)) return false;
+  return returnExpressions(fn).some((expression) => makesInstance(expression, 0, variable.scope));
+}
+
+/**
+ * Whether a call of the function declaration `fn` in this file passes, for the parameter
+ * `variable`, what a function receives from its own callers (`app.post('/', (req) =>
+ * forUser(req.body))`): an instance made per call of that function, its options the caller's data
+ * (a user's id), not the configuration of the few instances a program sets up.
+ */
+function calledWithCallersData(variable: TSESLint.Scope.Variable, fn: TSESTree.FunctionLike): boolean {
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id) return false;
+  const index = fn.params.findIndex((param) => param === variable.defs[0]?.name || (param.type === AST_NODE_TYPES.AssignmentPattern && param.left === variable.defs[0]?.name));
+  const declared = variable.scope.upper?.set.get(fn.id.name);
+  if (index < 0 || !declared) return false;
+  return declared.references.some((reference) => {
+    const call = reference.identifier.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return false;
+    let root: TSESTree.Node | undefined = call.arguments[index];
+    while (root?.type === AST_NODE_TYPES.MemberExpression || root?.type === AST_NODE_TYPES.ChainExpression || root?.type === AST_NODE_TYPES.TSNonNullExpression) root = root.type === AST_NODE_TYPES.MemberExpression ? root.object : root.expression;
+    if (root?.type !== AST_NODE_TYPES.Identifier) return false;
+    for (let scope: TSESLint.Scope.Scope | null = reference.from; scope; scope = scope.upper) {
+      const found = scope.set.get(root.name);
+      if (found) return found.defs.some((def) => def.type === 'Parameter');
+    }
+    return false;
+  });
 }
 
 /**
@@ -126,7 +152,7 @@ function defaultsItself(identifier: TSESTree.Node, name: string): boolean {
  * Within a factory `fn`, a property may name a function the factory declares (`function
  * scheduleJob() {...}; return { scheduleJob, close }`).
  */
-function makesInstance(input: TSESTree.Node, depth: number, fn?: TSESTree.Node): boolean {
+function makesInstance(input: TSESTree.Node, depth: number, factoryScope?: TSESLint.Scope.Scope): boolean {
   const node = unwrap(input);
   switch (node.type) {
     case AST_NODE_TYPES.ArrowFunctionExpression:
@@ -138,7 +164,7 @@ function makesInstance(input: TSESTree.Node, depth: number, fn?: TSESTree.Node):
         if (property.type !== AST_NODE_TYPES.Property) return false;
         const value = unwrap(property.value);
         if (value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression) return true;
-        return value.type === AST_NODE_TYPES.Identifier && fn !== undefined && declaresFunction(fn, value.name);
+        return value.type === AST_NODE_TYPES.Identifier && factoryScope !== undefined && declaresFunction(factoryScope, value);
       });
     case AST_NODE_TYPES.Identifier: {
       if (depth > 0) return false;
@@ -161,19 +187,19 @@ function makesInstance(input: TSESTree.Node, depth: number, fn?: TSESTree.Node):
 }
 
 /**
- * Whether the body of `fn` declares, at its top level, a function named `name`: a function
- * declaration or a `const` bound to a function expression or arrow.
+ * Whether `name` (a returned shorthand) is, where it is written, a function the factory's body
+ * declares at its top level (`factoryScope`, the scope of its parameters): a function declaration
+ * or a `const` bound to a function expression or arrow, never written again. A name that resolves
+ * to another binding (a block's `const hit = options.n` shadowing `function hit`) or a declared
+ * function replaced by a value (`hit = options.n`) is not one.
  */
-function declaresFunction(fn: TSESTree.Node, name: string): boolean {
-  const body = (fn as TSESTree.FunctionLike).body;
-  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
-  return body.body.some((statement) => {
-    if (statement.type === AST_NODE_TYPES.FunctionDeclaration) return statement.id?.name === name;
-    if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') return false;
-    return statement.declarations.some((declarator) => {
-      if (declarator.id.type !== AST_NODE_TYPES.Identifier || declarator.id.name !== name || !declarator.init) return false;
-      const init = unwrap(declarator.init);
-      return init.type === AST_NODE_TYPES.FunctionExpression || init.type === AST_NODE_TYPES.ArrowFunctionExpression;
-    });
-  });
+function declaresFunction(factoryScope: TSESLint.Scope.Scope, name: TSESTree.Identifier): boolean {
+  const variable = factoryScope.set.get(name.name);
+  if (!variable || variable.defs.length !== 1 || !variable.references.some((reference) => reference.identifier === name)) return false;
+  if (variable.references.some((reference) => reference.isWrite() && !reference.init)) return false;
+  const def = variable.defs[0]!;
+  if (def.type === 'FunctionName') return def.node.type === AST_NODE_TYPES.FunctionDeclaration;
+  if (def.type !== 'Variable' || def.parent?.kind !== 'const' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  return init.type === AST_NODE_TYPES.FunctionExpression || init.type === AST_NODE_TYPES.ArrowFunctionExpression;
 }

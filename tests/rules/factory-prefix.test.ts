@@ -120,3 +120,55 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a factory prefix spelled by
     },
   ],
 });
+
+/**
+ * A returned shorthand is a function the factory declares only when it still names that
+ * declaration where it is returned (breaker42): a declared function replaced by a value
+ * (`hit = opts.hit`) or shadowed by a block's `const hit = opts.n` returns data, so the function is
+ * no factory and `opts.id` is no configuration: `a:<id>` is a counter per id, reported.
+ */
+const counter = (lines: string[]) => ioredis(['export async function mk(opts) {', ...lines, '}'].join('\n'));
+const replaced = counter(['  function hit() {}', '  hit = opts.hit;', "  await redis.incr('a:' + opts.id);", '  return { hit };']);
+/** The suggestion on the INCR of {@link counter}: send it and its EXPIRE in one MULTI. */
+const incrInMulti = (code: string) => [
+  {
+    messageId: 'wrapInMulti' as const,
+    data: { command: 'INCR', expire: "expire('a:' + opts.id, TTL_SECONDS)", declare: '; declare TTL_SECONDS with the TTL this key needs' },
+    output: code.replace("redis.incr('a:' + opts.id)", "redis.multi().incr('a:' + opts.id).expire('a:' + opts.id, TTL_SECONDS).exec()"),
+  },
+];
+const shadowed = counter(['  function hit() {}', "  await redis.incr('a:' + opts.id);", '  if (opts.n) { const hit = opts.n; return { hit }; }', '  return null;']);
+
+runRule(untypedTester, 'incr-needs-expire-on-create (a returned name that no longer names a declared function)', incrRule, {
+  valid: [
+    // near misses: the declared function itself, a const arrow or a function declaration never written again
+    counter(['  const hit = () => 1;', "  await redis.incr('a:' + opts.id);", '  return { hit };']),
+    counter(['  function hit() {}', "  await redis.incr('a:' + opts.id);", '  if (opts.n) { const other = opts.n; return { hit, other }; }', '  return null;']),
+  ],
+  invalid: [
+    { code: replaced, errors: [{ messageId: 'noExpiry', line: 6, column: 15, data: { command: 'INCR', key: 'a:*', hint: hint('a:*'), client: '' }, suggestions: incrInMulti(replaced) }] },
+    { code: shadowed, errors: [{ messageId: 'noExpiry', line: 5, column: 15, data: { command: 'INCR', key: 'a:*', hint: hint('a:*'), client: '' }, suggestions: incrInMulti(shadowed) }] },
+  ],
+});
+
+/**
+ * A factory called with what a function receives from its own callers (breaker42): `forUser(req.body)`
+ * in a route handler makes one instance per request, its "options" a user's data, so `hits:<id>`
+ * piles up and stays reported. Near miss: the same factory set up once with the program's
+ * configuration keeps its reading (the key is the instance's one counter).
+ */
+const perUser = (call: string) =>
+  ioredis(['export function forUser(user) {', '  user = user || {};', "  const id = user.id || 'anon';", "  async function hit() { await redis.incr('hits:' + id); }", '  return { hit };', '}', call].join('\n'));
+const perRequest = perUser("app.post('/hit', (req) => forUser(req.body).hit());");
+const hitInMulti = (code: string) => [
+  {
+    messageId: 'wrapInMulti' as const,
+    data: { command: 'INCR', expire: "expire('hits:' + id, TTL_SECONDS)", declare: '; declare TTL_SECONDS with the TTL this key needs' },
+    output: code.replace("redis.incr('hits:' + id)", "redis.multi().incr('hits:' + id).expire('hits:' + id, TTL_SECONDS).exec()"),
+  },
+];
+
+runRule(untypedTester, "incr-needs-expire-on-create (a factory called with its caller's data)", incrRule, {
+  valid: [perUser('const counter = forUser(config);\nexport default counter;')],
+  invalid: [{ code: perRequest, errors: [{ messageId: 'noExpiry', line: 6, column: 38, data: { command: 'INCR', key: 'hits:*', hint: hint('hits:*'), client: '' }, suggestions: hitInMulti(perRequest) }] }],
+});
