@@ -8,6 +8,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { returnExpressions } from './key-builders.js';
 import { filledWithMethods } from './key-parts.js';
+import { REQUEST_INPUT_NAME } from './names.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** Array methods that call their callback with each element (`reduce`: as the second parameter). */
@@ -100,9 +101,10 @@ export function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree
 
 /**
  * Whether a call of the function declaration `fn` in this file passes, for the parameter
- * `variable`, what a function receives from its own callers (`app.post('/', (req) =>
- * forUser(req.body))`): an instance made per call of that function, its options the caller's data
- * (a user's id), not the configuration of the few instances a program sets up.
+ * `variable`, a request handler's input (`app.post('/', (req) => forUser(req.body))`: a
+ * parameter named as request input, `names.ts` REQUEST_INPUT_NAME, or a member of one): an
+ * instance made per request, its options the caller's data (a user's id), not the configuration
+ * of the few instances a program sets up.
  */
 function calledWithCallersData(variable: TSESLint.Scope.Variable, fn: TSESTree.FunctionLike): boolean {
   if (fn.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id) return false;
@@ -117,7 +119,9 @@ function calledWithCallersData(variable: TSESLint.Scope.Variable, fn: TSESTree.F
     if (root?.type !== AST_NODE_TYPES.Identifier) return false;
     for (let scope: TSESLint.Scope.Scope | null = reference.from; scope; scope = scope.upper) {
       const found = scope.set.get(root.name);
-      if (found) return found.defs.some((def) => def.type === 'Parameter');
+      // a request handler's input (req.body, ctx.request): data; a wrapper's own configuration
+      // parameter (function init(config) { return create(config); }) stays configuration
+      if (found) return REQUEST_INPUT_NAME.test(root.name) && found.defs.some((def) => def.type === 'Parameter');
     }
     return false;
   });

@@ -169,6 +169,25 @@ const hitInMulti = (code: string) => [
 ];
 
 runRule(untypedTester, "incr-needs-expire-on-create (a factory called with its caller's data)", incrRule, {
-  valid: [perUser('const counter = forUser(config);\nexport default counter;')],
-  invalid: [{ code: perRequest, errors: [{ messageId: 'noExpiry', line: 6, column: 38, data: { command: 'INCR', key: 'hits:*', hint: hint('hits:*'), client: '' }, suggestions: hitInMulti(perRequest) }] }],
+  valid: [
+    perUser('const counter = forUser(config);\nexport default counter;'),
+    // a wrapper's own configuration parameter is configuration, not a request's data (lead, round 42)
+    perUser('export function init(settings) { return forUser(settings.counter); }'),
+  ],
+  invalid: [
+    { code: perRequest, errors: [{ messageId: 'noExpiry', line: 6, column: 38, data: { command: 'INCR', key: 'hits:*', hint: hint('hits:*'), client: '' }, suggestions: hitInMulti(perRequest) }] },
+    // Koa's context: ctx.request.body, as request input
+    {
+      code: perUser('router.post(\'/hit\', async (ctx) => forUser(ctx.request.body).hit());'),
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 6,
+          column: 38,
+          data: { command: 'INCR', key: 'hits:*', hint: hint('hits:*'), client: '' },
+          suggestions: hitInMulti(perUser('router.post(\'/hit\', async (ctx) => forUser(ctx.request.body).hit());')),
+        },
+      ],
+    },
+  ],
 });
