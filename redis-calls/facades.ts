@@ -38,10 +38,8 @@
  *
  * Since round 15 the facade may have any name: a method of a pass-through wrapper's shape
  * (`increase(key, n) { return this.redis.incrby(key, n); }`) is read at its callers when some call
- * of it resolves to it ({@link forwardingCallersRead}); since round 42 so is a function of its
- * module's top level of that shape (`export const s = (k, v) => { db.set(k, JSON.stringify(v)) }`)
- * whose calls and their keys are all read (`module-helpers.ts`); a function nested in another stays a helper
- * (`helper-keys.ts`). A receiver known by its declared type alone may
+ * of it resolves to it ({@link forwardingCallersRead}); a plain function of that shape under
+ * another name stays a helper (`helper-keys.ts`). A receiver known by its declared type alone may
  * also hold any class of the code implementing an interface that type is or implements
  * (`backend: ICacheBackend`, a dependency-injection token `cache: Cache` whose class extends an
  * implementation of `ICache`): the call is read as the one Redis implementation's command.
@@ -60,10 +58,9 @@ import { isCodeSpecifier, loadModule, moduleContext, readModule } from './module
 import { commandsOfWrapperName, destructuredParameter, forwardedKeyParameterIndex, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { destructuredArgument, type DestructuredValue } from './destructured-params.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
-import { callerKeysRead, moduleFunction } from './module-helpers.js';
 import { earlyReturn, exportedThroughModuleObject } from './exported-arms-helpers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
-import { LISTING_TTL_MS, packageFiles, packageOf, publishable } from './project.js';
+import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { nullishOnSomeBranch } from './empty-tokens.js';
 import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
@@ -161,10 +158,7 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   // a plain function is a facade only under its command's name (here, or where it is exported
   // from: `import { incr as bump }`); under another name it is a helper (`helper-keys.ts`): other
   // calls cost nothing more
-  // since round 42 also a module-level function under any name (`s(k, v)`) that a module of the
-  // package naming Redis declares (`importers.ts` mayBeWrapperName): read at its callers when
-  // some call of it resolves to it, as a method under another name is
-  if (callee.type === AST_NODE_TYPES.Identifier && !namesACommand(name) && !namesACommand(importedName(context, callee) ?? '') && !mayBeWrapperName(context, importedName(context, callee) ?? name)) return NONE;
+  if (callee.type === AST_NODE_TYPES.Identifier && !namesACommand(name) && !namesACommand(importedName(context, callee) ?? '')) return NONE;
   // a method under another name is resolved only when a short method of that name is declared
   // in a module of the package naming Redis (`importers.ts` mayBeWrapperName; none when the
   // package cannot be listed, its callers could not be read): resolving the receiver of every
@@ -528,9 +522,7 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   // left before its body is read (the body's calls would be resolved one level down, and theirs)
   // since round 38 also, read as TTL arms only (`exported-arms-helpers.ts`), a function of a
   // CommonJS module's exports object and one guarding its client with early returns
-  // since round 42 a module-level function under another name (`s(k, v)`) too: `readFacade` then
-  // asks that a call of it be read
-  const plain = shortBody(fn) && (isMethod(fn) || moduleFunction(fn) || namesACommand(functionName(fn) ?? ''));
+  const plain = shortBody(fn) && (isMethod(fn) || namesACommand(functionName(fn) ?? ''));
   if (!plain && !(shortBody(fn, earlyReturn) && (isMethod(fn) || namesACommand(functionName(fn) ?? '') || exportedThroughModuleObject(context, fn)))) return undefined;
   const sent = [...redisCallsIn(context, fn.body)];
   let open = false;
@@ -587,20 +579,7 @@ function callsSenderOfItsClass(context: AnyContext, fn: FunctionLike, forwarded:
  * its own write alone.
  */
 export function forwardingFacade(context: AnyContext, fn: FunctionLike): boolean {
-  if (isMethod(fn)) return facadeOf({ fn, context }, 0) !== undefined;
-  // a module-level function (round 42) when every call of it is read (`module-helpers.ts`)
-  return moduleFunction(fn) && facadeOf({ fn, context }, 0) !== undefined && callSitesOf(context, fn)?.escapes === false;
-}
-
-/**
- * Whether {@link facadeCallsAt} reads the call `call` of a module-level function by its name: a
- * name its package declares (`importers.ts` mayBeWrapperName) as the call spells it, or as the
- * module it is imported from exports it (a renamed re-export `bump` of `cacheBump` is not).
- */
-function callResolves(at: AnyContext, call: TSESTree.CallExpression): boolean {
-  const callee = unwrap(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return mayBeWrapperName(at, importedName(at, callee) ?? callee.name);
-  return callee.type === AST_NODE_TYPES.MemberExpression && mayBeWrapperName(at, referenceName(callee) ?? '');
+  return isMethod(fn) && facadeOf({ fn, context }, 0) !== undefined;
 }
 
 /**
@@ -691,15 +670,11 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     keyArgs.set(action.arg, param.index);
     if (param.destructured) keyNames.set(action.arg, param.destructured);
   }
-  // under another name, a method's (a class's or an object's) whose callers are read
-  // (`forwardingCallersRead`), or since round 42 a function's of the module's top level (`export
-  // const s = (k, v) => {...}`) whose calls are all found and whose every caller's key is read
-  // (`module-helpers.ts` callerKeysRead), each call resolved to it as facadeCallsAt resolves it
-  // ({@link callResolves}); any other function stays a helper, judged where it is by
-  // the persistence of its callers' keys (`helper-keys.ts`)
+  // under another name, a method's (a class's or an object's: a plain function's key parameter is
+  // a helper's, judged where it is by the persistence of its callers' keys, `helper-keys.ts`)
+  // whose callers are read (`forwardingCallersRead`)
   const method = isMethod(fn) || (optionsParam !== undefined && exportedThroughModuleObject(context, fn));
-  const readAtCallers = () => (method ? forwardingCallersRead(context, fn) : moduleFunction(fn) && callerKeysRead(context, fn, new Set(keyArgs.values()), callSitesOf, callResolves));
-  if (!named && !(keysAsGiven(context, forwarded) && readAtCallers())) return undefined;
+  if (!named && !(method && keysAsGiven(context, forwarded) && forwardingCallersRead(context, fn))) return undefined;
   if (keyArgs.size === 0) return undefined;
   const last = forwarded.argNodes.length - 1;
   const entries: Entry[] = [];
@@ -997,8 +972,6 @@ function handedOnElsewhere(context: AnyContext, name: string): boolean {
 export interface CallSites {
   sites: readonly CallSite[];
   named: boolean;
-  /** Whether another module of the package names it (a re-export, a call, a comment). */
-  namedElsewhere: boolean;
   escapes: boolean;
 }
 
@@ -1038,19 +1011,16 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
   const name = functionName(fn);
   if (name === undefined) return undefined;
   const sites: CallSite[] = [];
-  let elsewhere = false;
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`, 'g');
   let named = (context.sourceCode.text.match(word)?.length ?? 0) > 1;
   if (sitesIn(context, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
   const member = isClassMember(fn);
   // the modules whose uses of the function as a value `escapes` reads, only when a caller asks
   const read: AnyContext[] = [context];
-  if (!reachableFromOutside(fn, context)) return withEscapes(sites, named, false, read, name, member);
+  if (!reachableFromOutside(fn, context)) return withEscapes(sites, named, read, name, member);
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
-  // a library's exported function is called by other people's code; since round 42 a package no
-  // registry would publish (no `version`) has no such callers (`project.ts` publishable)
-  if (!info || (!info.application && publishable(info.root))) return undefined;
+  if (!info || !info.application) return undefined;
   const files = packageFiles(info.root);
   if (!files) return undefined;
   const ownIsTest = TEST_PATH.test(relative(info.root, file));
@@ -1060,7 +1030,6 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
     word.lastIndex = 0;
     if (text === undefined || !word.test(text)) continue;
     named = true;
-    elsewhere = true;
     if (!ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
     const module = loadModule(context, specifierOf(file, path));
     if (!module) return undefined;
@@ -1068,19 +1037,18 @@ function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: bool
     if (sitesIn(at, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
     read.push(at);
   }
-  return withEscapes(sites, named, elsewhere, read, name, member);
+  return withEscapes(sites, named, read, name, member);
 }
 
 /**
  * A {@link CallSites} whose `escapes` walks the modules `read` ({@link escapesIn}) the first time it
  * is read: most readers of the call sites never ask, and the walk is one more pass over each module.
  */
-function withEscapes(sites: CallSite[], named: boolean, namedElsewhere: boolean, read: readonly AnyContext[], name: string, member: boolean): CallSites {
+function withEscapes(sites: CallSite[], named: boolean, read: readonly AnyContext[], name: string, member: boolean): CallSites {
   let escapes: boolean | undefined;
   return {
     sites,
     named,
-    namedElsewhere,
     get escapes() {
       escapes ??= read.some((at) => escapesIn(at, name, member));
       return escapes;

@@ -16,8 +16,7 @@
  * design too. A caller may itself pass on its own parameter (`safeAdd(key) { return
  * this.add(key) }`): its callers are judged the same way, a few levels deep; a helper of an
  * application that nothing names anywhere passes no key at all (a write reached only through such
- * helpers is dead code; a helper with no call at all keeps that verdict's finding, and since round
- * 42 is uncalled code when it is known never to run: {@link helperNeverCalled}). The callers are those
+ * helpers is dead code; a helper with no call at all keeps its finding). The callers are those
  * `redis-calls/facades.ts` finds ({@link callSitesOf}): the helper's own module, and for an
  * exported function or a method the other modules of its application; a library's exported
  * function (its callers are other people's code), or a call of the helper's name the rules cannot
@@ -34,7 +33,6 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { callSitesOf } from './facades.js';
-import { calledNowhere } from './module-helpers.js';
 import { keyShapeOf, keyShapeWithArguments, type KeyShape } from './key-shape.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
 import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
@@ -94,26 +92,6 @@ function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: T
   const shape = keyShapeOf(context, key);
   if (persistentPattern(context, shape, keyPrefix) !== undefined) return true;
   return typeof context.sourceCode.getAllComments === 'function' && persistentAnnotation(context, call, shape) !== undefined;
-}
-
-const neverCalled = new WeakMap<TSESTree.Node, boolean>();
-
-/**
- * Whether the key at `keyNode` is a parameter of a function that never runs (since round 42,
- * `module-helpers.ts` calledNowhere): a function of its module's top level, in an application or
- * a package no registry would publish, that nothing calls or uses as a value. The write never runs
- * with any key; the helper's callers, once written, are judged where they are. A library's
- * function, one of code outside a package, one handed on as a value or called by a name the rules
- * cannot resolve keeps its finding.
- */
-export function helperNeverCalled(context: AnyContext, keyNode: TSESTree.Node): boolean {
-  let verdict = neverCalled.get(keyNode);
-  if (verdict === undefined) {
-    const parameter = keyParameter(context, keyNode);
-    verdict = parameter !== undefined && calledNowhere(context, parameter.fn, callSitesOf);
-    neverCalled.set(keyNode, verdict);
-  }
-  return verdict;
 }
 
 /** How many functions around a write are tried as the helper whose parameters build its key. */

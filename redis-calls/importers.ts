@@ -89,12 +89,6 @@ const DECLARATION = /(?:^|[{,;])[\t ]*(?:(?:public|private|protected|static|asyn
 const FUNCTION_DECLARATION = /(?:^|[;{}])[\t ]*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/gm;
 const EXPORTS = /\bmodule\.exports\b|\bexports\.[A-Za-z_$]/;
 /**
- * A function of a module's top level, since round 42 whatever the module (`export async function
- * redisSetKey(`, `export const s = (k, v) =>`, `const save = async function (`): a wrapper under
- * another name its callers may call by name (`facades.ts` moduleFunction).
- */
-const TOP_LEVEL_FUNCTION = /^(?:export\s+)?(?:(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|const\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>))/gm;
-/**
  * A member of a CommonJS module's exports assigned a value (`exports.setJson = async function (`,
  * `module.exports.setJson = (`): a method of the object its importers `require`.
  */
@@ -113,7 +107,6 @@ const factsOf = fileMemo((path): FileFacts | undefined => {
         ...Array.from(text.matchAll(DECLARATION), (m) => m[1]!),
         ...(EXPORTS.test(text) ? Array.from(text.matchAll(FUNCTION_DECLARATION), (m) => m[1]!) : []),
         ...Array.from(text.matchAll(EXPORTS_MEMBER), (m) => m[1]!),
-        ...Array.from(text.matchAll(TOP_LEVEL_FUNCTION), (m) => (m[1] ?? m[2])!),
       ])
     : NO_NAMES;
   return { specifiers: importSpecifiers(text), namesRedis, declared };
@@ -132,9 +125,7 @@ const methodNames = new Map<string, { files: readonly string[]; names: ReadonlyS
  * file: one of its modules whose text names a Redis client (`ioredis`, `Redis`, `this.redis`,
  * `redisClient`, `valkey`: an import, a type, a member) writes `name` where a method is declared
  * (at the start of a line or after `{`, `,` or `;`, after modifiers, before `(`, `<`, `=` or `:`:
- * `increase(key, n) {`, `async increase<T>(`, `increase = (key) =>`, `{ put(k, v) {`; since round
- * 41 also a function of the module's top level, `export const s = (k, v) =>`, `export async
- * function redisSetKey(`, called by its plain name: `facades.ts` moduleFunction). A text
+ * `increase(key, n) {`, `async increase<T>(`, `increase = (key) =>`, `{ put(k, v) {`). A text
  * filter only, read without parsing: what the name reaches is decided by the AST where it is
  * called (`facades.ts` facadeCallsOf); a call of a method under another name
  * (`store.increase(key)`) is resolved only when this holds, so that the receivers of every other

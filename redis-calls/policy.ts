@@ -64,7 +64,7 @@ import { apiWrapperOfCallersKey } from './api-wrappers.js';
 import { exposedAsClientCommand } from './client-surface.js';
 import { facadeCallersReachable, facadeCallsOf, forwardingFacade } from './facades.js';
 import { boundedKeyExpired, boundedKeyNodeExpired, keyExpiredBeside } from './file-index.js';
-import { builtHelperKeyPersistent, helperKeyPersistent, helperNeverCalled } from './helper-keys.js';
+import { builtHelperKeyPersistent, helperKeyPersistent } from './helper-keys.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
@@ -335,8 +335,6 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // held forever by an owner that dies first (locks.ts releasedHelperLock)
   if (decided === 'constant' && !releasedHelperLock(context, call, call.argNodes.indexOf(keyNode))) return decided;
   if (decided === 'unreached' && options.allowUncalledCode !== false) return 'uncalled';
-  // a helper's key parameter, the helper called nowhere in a code whose callers can all be read
-  if (options.allowUncalledCode !== false && helperNeverCalled(context, keyNode)) return 'uncalled';
   // a method or function of an application nothing else names (redis-calls/uncalled.ts)
   if (options.allowUncalledCode !== false && uncalledDeclaration(context, call.node) !== undefined) return 'uncalled';
   return undefined;

@@ -81,18 +81,6 @@ function readPackage(dir: string): PackageInfo | null {
   return { root: dir, application: manifest.private === true || mainIsBin, subpathImports: manifest.imports !== undefined && manifest.imports !== null };
 }
 
-/**
- * Whether the package at `root` can be published to a registry: its `package.json` names it and
- * gives it a version (npm publishes nothing without both,
- * https://docs.npmjs.com/cli/v10/configuring-npm/package-json#name) and does not say `"private":
- * true`. A package that cannot be (a bot's plugin folder with only `name` and `dependencies`) has
- * no callers outside its own code, whatever its other fields say.
- */
-export function publishable(root: string): boolean {
-  const manifest = manifestOf(root) as { private?: unknown; name?: unknown; version?: unknown } | undefined;
-  return manifest !== undefined && manifest.private !== true && typeof manifest.name === 'string' && typeof manifest.version === 'string';
-}
-
 const listings = new Map<string, { at: number; files: string[] | null }>();
 
 /**

@@ -894,7 +894,7 @@ function handedToOwnCode(text: string, index: number): boolean {
 const saved = new WeakMap<object, boolean>();
 
 /** Whether the linted text is the file's text on disk (the words of the package are read from disk). */
-export function asSaved(context: AnyContext, file: string): boolean {
+function asSaved(context: AnyContext, file: string): boolean {
   let same = saved.get(context.sourceCode);
   if (same === undefined) {
     try {
@@ -905,20 +905,6 @@ export function asSaved(context: AnyContext, file: string): boolean {
     saved.set(context.sourceCode, same);
   }
   return same;
-}
-
-/**
- * Whether the exports of the module `file` (of the package at `root`) may be called where no call
- * names them: no module off test paths imports it (an entry point a framework may call by name),
- * or an importer calls a member by a computed name (`svc[action](id)`, {@link callsByComputedName}).
- */
-export function exportsReachedUnnamed(file: string, root: string): boolean {
-  const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
-  if (importers.length === 0) return true;
-  return importers.some((importer) => {
-    const text = moduleText(importer);
-    return text === undefined || callsByComputedName(text, importer, file, root);
-  });
 }
 
 /**

