@@ -134,6 +134,30 @@ export function foreignFactoryMakesNoClient(source: string, factory?: string): b
 /** A function name that names a Redis client: ioredis / iovalkey (`getIoRedis`), or a Redis / Valkey client (`createRedisClient`). */
 export const NAMES_CLIENT_FACTORY = /io-?redis|io-?valkey|(?:redis|valkey)[-_]?client/i;
 
+/**
+ * The last word of a member name that names a client or a connection (`redis`, `ioredis`, `valkey`,
+ * `client`, `conn`, `connection`, `cluster`, `pub` / `sub`, `primary` / `replica`, ...): a member
+ * so named (`redis.client`, `this.redis.redisClient`, `clients.cacheRedis`, `redis.publisher`)
+ * holds a client. A client object itself has no data member that holds another client: ioredis'
+ * are `options`, `status`, `condition`, `connector`, and its clients come from methods
+ * (`duplicate()`, `nodes()`, `multi()`: https://redis.github.io/ioredis/classes/Redis.html);
+ * node-redis' are `options`, `isOpen`, `isReady`
+ * (https://github.com/redis/node-redis/blob/master/docs/client-configuration.md), so a
+ * member below a client-named one is the application's object unless its name says client.
+ */
+export const CLIENT_NOUN = /^(?:io)?(?:redis|valkey)$|^(?:client|conn|connection|cluster|instance|pub|sub|publisher|subscriber|primary|replica|master|slave|writer|reader)$/i;
+
+/**
+ * Whether a member name names a client by its last word ({@link CLIENT_NOUN}): `redisClient`,
+ * `cacheRedis`, `redis_conn` do; `redisMainUsers`, `redisCache`, `redisService` (an application's
+ * helper named after the store it uses) do not.
+ */
+export function namesClientByItself(name: string): boolean {
+  const words = name.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
+  const last = words[words.length - 1];
+  return last !== undefined && CLIENT_NOUN.test(last);
+}
+
 /** Well-known non-Redis classes with `set` / `get` / `append` methods. */
 export const KNOWN_NOT_REDIS = new Set([
   'Map',

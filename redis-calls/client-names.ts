@@ -8,7 +8,7 @@
  * `const { redisClient } = req`), which is judged by the member's name when its own says nothing.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { type ReceiverKind, UNKNOWN, clientVerdict } from './client-facts.js';
+import { type ReceiverKind, UNKNOWN, clientVerdict, namesClientByItself } from './client-facts.js';
 import { memberKeyName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { aliasedMember, globalClientLibrary, memberClientLibrary } from './global-clients.js';
@@ -30,6 +30,8 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
   if (!name) return UNKNOWN;
   // `ctx.service.redis` of an Egg.js application: its own service class, whatever its name
   if (isEggService(detector.contextOf, bare)) return UNKNOWN;
+  // `client.utils.redis.redisMainUsers`: the application's helper kept under its client
+  if (helperPastClient(detector, bare)) return UNKNOWN;
   // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
   // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
   const batch = bare.type === AST_NODE_TYPES.Identifier ? storedBatch(detector, bare) : undefined;
@@ -53,6 +55,28 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
   // code stores a client in (`req.redisClient`): its package tells its library
   const told = globalClientLibrary(detector.contextOf, node, judge) ?? memberClientLibrary(detector.contextOf, node, strong, judge);
   return told ? { ...verdict, flavor: told.flavor, why: `${verdict.why}, ${told.why}` } : verdict;
+}
+
+/**
+ * Whether a member receiver is an object of the application reached through a client-named path:
+ * some name of the path before it matches a `clientNames` pattern (`client.utils.redis`,
+ * `redis.helpers`), and its own name does not name a client by itself (`redisMainUsers`,
+ * `redisCache`; {@link namesClientByItself}): a client has no data member holding another object
+ * with commands (`client-facts.ts` CLIENT_NOUN), so it is the application's helper, whose `set`
+ * is its own, not SET. `redis.client`, `this.redis.redisClient`, `RedisService.redis` stay clients
+ * by name; `this.x` (whose owner is a class, not a path) is left to the name alone.
+ */
+function helperPastClient(detector: ClientDetector, node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || node.computed || node.property.type !== AST_NODE_TYPES.Identifier) return false;
+  if (namesClientByItself(node.property.name)) return false;
+  const path: string[] = [];
+  let current: TSESTree.Node = unwrap(node.object);
+  while (current.type === AST_NODE_TYPES.MemberExpression && !current.computed && current.property.type === AST_NODE_TYPES.Identifier) {
+    path.push(current.property.name);
+    current = unwrap(current.object);
+  }
+  if (current.type === AST_NODE_TYPES.Identifier) path.push(current.name);
+  return path.some((segment) => detector.settingsOf.clientNames.some((pattern) => pattern.regex.test(segment)));
 }
 
 /**

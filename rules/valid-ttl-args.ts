@@ -14,7 +14,7 @@ import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
 import { optionObjectArgv, type DroppedArgument } from '../redis-calls/normalize.js';
 import { nullishOnSomeBranch } from '../redis-calls/empty-tokens.js';
 import { passedByEveryCaller } from '../redis-calls/facades.js';
-import { staticValue } from '../redis-calls/static.js';
+import { staticValue, unwrap } from '../redis-calls/static.js';
 import { describeCommand } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestions. */
@@ -93,9 +93,12 @@ export default createRule<[], MessageIds>({
      * to `false` sends nothing). Option names are written upper-case, values as written. Undefined
      * when an entry cannot be written as a token (a spread, a computed key, a value read from an
      * inner object that is not a literal), when nothing would be sent, or unless the command table
-     * reads the tokens as options of `command` it knows, none excluding another.
+     * reads the tokens as options of `command` it knows, none excluding another. A cast of the
+     * literal (`{ EX: ttl, NX: true } as any`, `as never`, `<any>{ ... }`), written to silence
+     * the client's types, stands for the literal: the whole cast is what the tokens replace.
      */
-    function tokensFor(command: string, node: TSESTree.Node): string | undefined {
+    function tokensFor(command: string, written: TSESTree.Node): string | undefined {
+      const node = unwrap(written);
       if (node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
       const { args, nodes } = optionObjectArgv(context, node);
       if (args.length === 0) return undefined;
