@@ -7,6 +7,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { clientPackageDeclaring, exportOf, hasNamedClients, type BatchExport, type ClientFlavor, type ClientPackage } from './client-packages.js';
 import { bindingImportedName } from './client-syntax.js';
+import { wordsOf } from './names.js';
 
 export { flavorOfModule, type ClientFlavor } from './client-packages.js';
 
@@ -153,8 +154,7 @@ export const CLIENT_NOUN = /^(?:io)?(?:redis|valkey)$|^(?:client|conn|connection
  * helper named after the store it uses) do not.
  */
 export function namesClientByItself(name: string): boolean {
-  const words = name.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
-  const last = words[words.length - 1];
+  const last = wordsOf(name).at(-1);
   return last !== undefined && CLIENT_NOUN.test(last);
 }
 
