@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient, ScriptKeys } from './client.js';
 import { healthFor, Unavailable, type Receiver } from './health.js';
 import { buildKey, hashIdentity, KeyMemo } from './keys.js';
-import { monotonicEpochMs, TIME_ORIGIN } from './memory.js';
+import { monotonicEpochMs, monotonicEpochMsAt } from './memory.js';
 import { MAX_TIMER_MS } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, isPlainObject, MAX_EXACT, orDefault } from './validate.js';
@@ -733,7 +733,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   const earlyDraw = (delta: number, expiresAt: number, by: number): number => {
     if (beta === 0) return 0;
     const bound = delta * beta * DRAW_BOUND;
-    if (bound < expiresAt - (TIME_ORIGIN + by + clockOffset)) return 0;
+    if (bound < expiresAt - (monotonicEpochMsAt(by) + clockOffset)) return 0;
     const left = expiresAt - serverNow();
     if (bound < left) return 0;
     const xfetch = draw();

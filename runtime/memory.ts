@@ -45,9 +45,8 @@ export interface MemoryStoreOptions {
 /**
  * `performance.timeOrigin`, read once: it is fixed for the life of the process, and reading it is
  * a call into Node's C++ side as `performance.now()` is (half the cost of this clock).
- * @internal
  */
-export const TIME_ORIGIN = performance.timeOrigin;
+const TIME_ORIGIN = performance.timeOrigin;
 
 /**
  * The default clock of a memory store, in milliseconds since the Unix epoch as the wall clock read
@@ -58,6 +57,15 @@ export const TIME_ORIGIN = performance.timeOrigin;
  */
 export function monotonicEpochMs(): number {
   return TIME_ORIGIN + performance.now();
+}
+
+/**
+ * {@link monotonicEpochMs} at an earlier or later `performance.now()` reading `at` (ms), without
+ * reading the clock: milliseconds since the Unix epoch on the same clock.
+ * @internal
+ */
+export function monotonicEpochMsAt(at: number): number {
+  return TIME_ORIGIN + at;
 }
 
 /**
